@@ -1,0 +1,113 @@
+// Package catalog defines what the planner and the executor need to know about tables:
+// how to find them, which version of a table a query sees, and how to scan it.
+//
+// The package holds interfaces and plain value types only. The Lance implementation lives in
+// catalog/lancecat; the planner and the executor depend on this package alone, so they never
+// see the storage format.
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Sentinel errors. Implementations wrap them with the table name and version so that
+// errors.Is works and the message says what was asked for.
+var (
+	// ErrNoSuchTable means no table of that name exists in the catalog.
+	ErrNoSuchTable = errors.New("no such table")
+	// ErrNoSuchVersion means the table exists but not at the version, timestamp or tag asked for.
+	ErrNoSuchVersion = errors.New("no such version")
+)
+
+// Catalog finds tables. It is safe for concurrent use.
+type Catalog interface {
+	// ListTables returns the names of all tables, sorted.
+	ListTables(ctx context.Context) ([]string, error)
+	// LoadTable opens one table at one version. The returned Table is a snapshot: it never
+	// changes, however many commits happen after it was loaded.
+	LoadTable(ctx context.Context, name string, at VersionRef) (Table, error)
+}
+
+// VersionRef names the version of a table a query reads. The zero value means the latest
+// version. At most one of Version, Tag and Timestamp is set.
+type VersionRef struct {
+	Version   uint64    // a version number, 1-based; 0 means unset
+	Tag       string    // a tag name; "" means unset
+	Timestamp time.Time // the newest version committed at or before this instant; zero means unset
+}
+
+// IsLatest reports whether r asks for the latest version.
+func (r VersionRef) IsLatest() bool {
+	return r.Version == 0 && r.Tag == "" && r.Timestamp.IsZero()
+}
+
+// String renders r the way EXPLAIN and error messages show it.
+func (r VersionRef) String() string {
+	switch {
+	case r.Version != 0:
+		return fmt.Sprintf("version %d", r.Version)
+	case r.Tag != "":
+		return fmt.Sprintf("tag %q", r.Tag)
+	case !r.Timestamp.IsZero():
+		return "timestamp " + r.Timestamp.UTC().Format(time.RFC3339Nano)
+	default:
+		return "latest"
+	}
+}
+
+// Table is one table at one resolved version.
+type Table interface {
+	// Name is the table's name in the catalog.
+	Name() string
+	// Version is the concrete version this snapshot reads.
+	Version() uint64
+	// Schema is the table's Arrow schema at this version.
+	Schema() *arrow.Schema
+	// Stats returns what is known about the table's size without reading data.
+	Stats() Stats
+	// Morsels splits a scan into independent units of work, in table order.
+	Morsels(ctx context.Context, req ScanRequest) ([]Morsel, error)
+	// Scan reads one morsel. The caller must Close the returned reader.
+	Scan(ctx context.Context, req ScanRequest, m Morsel, mem memory.Allocator) (RecordReader, error)
+}
+
+// Stats describe a table snapshot.
+type Stats struct {
+	Rows      int64 // live rows (deleted rows excluded); -1 when unknown
+	Fragments int   // number of fragments
+}
+
+// ScanRequest says what a scan must produce.
+type ScanRequest struct {
+	// Columns are indices into Table.Schema() of the columns to read, in output order.
+	// An empty slice reads no columns (only the row count matters, as for count(*)).
+	Columns []int
+	// Limit caps the number of rows a morsel needs to produce; negative means no limit.
+	// It is a hint: readers may produce more, the plan still applies its own limit.
+	Limit int64
+}
+
+// Morsel is a contiguous range of rows of one fragment. It is a plain value so that it can
+// travel in a ticket.
+type Morsel struct {
+	Fragment uint64 // fragment id
+	Start    int64  // first physical row offset in the fragment, inclusive
+	End      int64  // last physical row offset, exclusive
+}
+
+// RecordReader streams the batches of a scan. Each batch returned by Next is owned by the
+// caller, which must Release it.
+type RecordReader interface {
+	// Schema is the schema of every batch.
+	Schema() *arrow.Schema
+	// Next returns the next batch, or (nil, nil) at the end.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close releases the reader's resources. It is safe to call more than once.
+	Close() error
+}

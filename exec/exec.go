@@ -1,0 +1,58 @@
+// Package exec runs logical plans over Arrow record batches.
+//
+// This root package is the leaf of the executor: the Operator contract and Env, the settings
+// every operator receives. Operators live in exec/ops, expression evaluation in exec/expr,
+// and exec/build turns a plan.Node into a tree of operators.
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Operator is one node of a running query: a pull-based stream of record batches.
+//
+// The contract:
+//   - Schema is known before Open, and every batch Next returns has exactly that schema.
+//   - Open is called once before Next; it opens the operator's inputs.
+//   - Next returns the next batch, or (nil, nil) when the stream is exhausted. The caller owns
+//     the returned batch and must Release it. Batches may have zero rows only if a stream
+//     would otherwise be empty; consumers must accept them anyway.
+//   - Operators check ctx at batch boundaries and return ctx.Err() once it is cancelled.
+//   - Close releases everything the operator holds, including its inputs. It is safe to call
+//     without Open and more than once.
+type Operator interface {
+	Schema() *arrow.Schema
+	Open(ctx context.Context) error
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close() error
+}
+
+// Env carries the settings and resources of one query's execution.
+type Env struct {
+	// Mem allocates every Arrow buffer the query creates.
+	Mem memory.Allocator
+	// BatchSize is the target number of rows per batch.
+	BatchSize int
+	// Parallelism is the number of worker goroutines a pipeline may use (at least 1).
+	Parallelism int
+}
+
+// DefaultBatchSize is the batch size used when Env.BatchSize is zero.
+const DefaultBatchSize = 16 * 1024
+
+// WithDefaults returns env with zero fields replaced by defaults.
+func (env Env) WithDefaults() Env {
+	if env.Mem == nil {
+		env.Mem = memory.DefaultAllocator
+	}
+	if env.BatchSize <= 0 {
+		env.BatchSize = DefaultBatchSize
+	}
+	if env.Parallelism <= 0 {
+		env.Parallelism = 1
+	}
+	return env
+}
