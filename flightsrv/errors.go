@@ -1,0 +1,97 @@
+package flightsrv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/internal/dberr"
+)
+
+// statusOf maps an error to a gRPC status. This is the one place that knows the mapping.
+func statusOf(err error) *status.Status {
+	if err == nil {
+		return nil
+	}
+	if s, ok := status.FromError(err); ok && s.Code() != codes.Unknown {
+		return s
+	}
+	return status.New(codeOf(err), err.Error())
+}
+
+func codeOf(err error) codes.Code {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return codes.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		return codes.DeadlineExceeded
+	case errors.Is(err, catalog.ErrNoSuchTable), errors.Is(err, catalog.ErrNoSuchVersion):
+		return codes.NotFound
+	}
+	kind, ok := dberr.KindOf(err)
+	if !ok {
+		return codes.Internal
+	}
+	switch kind {
+	case dberr.Parser, dberr.Binder, dberr.Conversion, dberr.OutOfRange, dberr.InvalidInput:
+		return codes.InvalidArgument
+	case dberr.Catalog:
+		return codes.NotFound
+	case dberr.NotImplemented:
+		return codes.Unimplemented
+	case dberr.OutOfMemory:
+		return codes.ResourceExhausted
+	case dberr.Constraint:
+		return codes.Aborted
+	case dberr.IO:
+		return codes.Unavailable
+	default:
+		return codes.Internal
+	}
+}
+
+// toStatusError converts any error to one carrying a gRPC status.
+func toStatusError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return statusOf(err).Err()
+}
+
+// recovered turns a panic value into an Internal error and logs its stack.
+func recovered(log *slog.Logger, method string, p any) error {
+	log.Error("panic serving request", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return status.Errorf(codes.Internal, "internal error serving %s: %v", method, p)
+}
+
+// unaryErrors maps errors to status codes and recovers panics, per request.
+func unaryErrors(log *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (resp any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = recovered(log, info.FullMethod, p)
+			}
+		}()
+		resp, err = h(ctx, req)
+		return resp, toStatusError(err)
+	}
+}
+
+// streamErrors maps errors to status codes and recovers panics, per stream.
+func streamErrors(log *slog.Logger) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = recovered(log, info.FullMethod, p)
+			}
+		}()
+		return toStatusError(h(srv, ss))
+	}
+}

@@ -1,0 +1,128 @@
+package flightsrv
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/exec/build"
+	"github.com/flightd/flightd/planner"
+)
+
+// Names under which the tables appear to Flight SQL metadata calls. flightd has one catalog
+// and one schema; table names are unqualified in SQL.
+const (
+	CatalogName = "flightd"
+	SchemaName  = "main"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Catalog finds the tables. Required.
+	Catalog catalog.Catalog
+	// Mem allocates every Arrow buffer the server creates; nil means the Go allocator.
+	Mem memory.Allocator
+	// Exec holds the executor settings (batch size, parallelism). Mem overrides Exec.Mem.
+	Exec exec.Env
+	// Logger receives structured logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Version is reported through SqlInfo.
+	Version string
+}
+
+// Server implements the Flight SQL service over a catalog.
+type Server struct {
+	flightsql.BaseServer
+	cat     catalog.Catalog
+	planner *planner.Planner
+	env     exec.Env
+	log     *slog.Logger
+}
+
+// New builds a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Catalog == nil {
+		return nil, fmt.Errorf("flightsrv: no catalog configured")
+	}
+	env := cfg.Exec
+	if cfg.Mem != nil {
+		env.Mem = cfg.Mem
+	}
+	env = env.WithDefaults()
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log}
+	s.Alloc = env.Mem
+	if err := s.registerSqlInfo(cfg.Version); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewFlightServer wraps s in a gRPC Flight server with flightd's middleware (error mapping,
+// panic recovery). The caller calls Init/Serve/Shutdown on the result.
+func (s *Server) NewFlightServer() flight.Server {
+	fs := flight.NewServerWithMiddleware([]flight.ServerMiddleware{{
+		Unary:  unaryErrors(s.log),
+		Stream: streamErrors(s.log),
+	}})
+	fs.RegisterFlightService(flightsql.NewFlightServerWithAllocator(s, s.env.Mem))
+	return fs
+}
+
+// Listen starts serving on addr ("host:port"; port 0 picks a free one) and returns the
+// running server and its actual address. Stop it with Shutdown.
+func (s *Server) Listen(addr string) (flight.Server, net.Addr, error) {
+	fs := s.NewFlightServer()
+	if err := fs.Init(addr); err != nil {
+		return nil, nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	go func() {
+		if err := fs.Serve(); err != nil {
+			s.log.Error("flight server stopped", "err", err)
+		}
+	}()
+	return fs, fs.Addr(), nil
+}
+
+// Execute plans and starts one SQL statement without going through the network, exactly as a
+// Flight client's statement would run. The caller drains and closes the returned operator.
+func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error) {
+	p, err := s.planner.PlanSQL(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx, p.Substrait)
+}
+
+// run plans, optimizes and opens a Substrait plan, returning the root operator (opened).
+func (s *Server) run(ctx context.Context, substraitPlan []byte) (exec.Operator, error) {
+	node, err := s.planner.Logical(ctx, substraitPlan)
+	if err != nil {
+		return nil, err
+	}
+	op, err := build.Build(planner.Optimize(node), s.env)
+	if err != nil {
+		return nil, err
+	}
+	if err := op.Open(ctx); err != nil {
+		op.Close()
+		return nil, err
+	}
+	return op, nil
+}
+
+// schemaBytes serializes a schema the way FlightInfo and SchemaResult carry it.
+func (s *Server) schemaBytes(sc *arrow.Schema) []byte {
+	return flight.SerializeSchema(sc, s.env.Mem)
+}

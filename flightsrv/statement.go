@@ -1,0 +1,59 @@
+package flightsrv
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+
+	"github.com/flightd/flightd/planner"
+)
+
+// flightInfo builds the FlightInfo of a planned statement: its schema and one endpoint whose
+// ticket carries the pinned Substrait plan.
+func (s *Server) flightInfo(p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	ticket, err := flightsql.CreateStatementQueryTicket(encodeTicket(kindPlan, p.Substrait))
+	if err != nil {
+		return nil, err
+	}
+	return &flight.FlightInfo{
+		Schema:           s.schemaBytes(p.Schema),
+		FlightDescriptor: desc,
+		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: ticket}}},
+		TotalRecords:     -1,
+		TotalBytes:       -1,
+	}, nil
+}
+
+// GetFlightInfoStatement plans an ad-hoc SQL query.
+func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	p, err := s.planner.PlanSQL(ctx, cmd.GetQuery())
+	if err != nil {
+		return nil, err
+	}
+	s.log.Debug("planned statement", "sql", cmd.GetQuery())
+	return s.flightInfo(p, desc)
+}
+
+// GetSchemaStatement returns the result schema of an ad-hoc SQL query without running it.
+func (s *Server) GetSchemaStatement(ctx context.Context, cmd flightsql.StatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
+	p, err := s.planner.PlanSQL(ctx, cmd.GetQuery())
+	if err != nil {
+		return nil, err
+	}
+	return &flight.SchemaResult{Schema: s.schemaBytes(p.Schema)}, nil
+}
+
+// DoGetStatement runs the plan a statement ticket carries and streams its batches.
+func (s *Server) DoGetStatement(ctx context.Context, t flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	plan, err := decodeTicket(kindPlan, t.GetStatementHandle())
+	if err != nil {
+		return nil, nil, err
+	}
+	op, err := s.run(ctx, plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	return op.Schema(), s.stream(ctx, op), nil
+}
