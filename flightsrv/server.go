@@ -2,6 +2,7 @@ package flightsrv
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/exec"
@@ -36,6 +39,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is reported through SqlInfo.
 	Version string
+	// Auth, when set, requires every call to authenticate (Basic or Bearer); nil means no auth.
+	Auth *Authenticator
+	// TLS, when set, serves over TLS (and mTLS when it requires client certificates).
+	TLS *tls.Config
 }
 
 // Server implements the Flight SQL service over a catalog.
@@ -45,6 +52,10 @@ type Server struct {
 	planner *planner.Planner
 	env     exec.Env
 	log     *slog.Logger
+	auth    *Authenticator
+	tls     *tls.Config
+	// sqlInfoIDs are the SqlInfo ids registered with the base server.
+	sqlInfoIDs map[uint32]bool
 }
 
 // New builds a Server.
@@ -61,7 +72,7 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log}
+	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS}
 	s.Alloc = env.Mem
 	if err := s.registerSqlInfo(cfg.Version); err != nil {
 		return nil, err
@@ -69,13 +80,19 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// NewFlightServer wraps s in a gRPC Flight server with flightd's middleware (error mapping,
-// panic recovery). The caller calls Init/Serve/Shutdown on the result.
+// NewFlightServer wraps s in a gRPC Flight server with flightd's middleware (error mapping
+// and panic recovery outermost, then authentication) and TLS when configured. The caller calls
+// Init/Serve/Shutdown on the result.
 func (s *Server) NewFlightServer() flight.Server {
-	fs := flight.NewServerWithMiddleware([]flight.ServerMiddleware{{
-		Unary:  unaryErrors(s.log),
-		Stream: streamErrors(s.log),
-	}})
+	mw := []flight.ServerMiddleware{{Unary: unaryErrors(s.log), Stream: streamErrors(s.log)}}
+	if s.auth != nil {
+		mw = append(mw, flight.ServerMiddleware{Unary: s.auth.unaryAuth(), Stream: s.auth.streamAuth()})
+	}
+	var opts []grpc.ServerOption
+	if s.tls != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
+	}
+	fs := flight.NewServerWithMiddleware(mw, opts...)
 	fs.RegisterFlightService(flightsql.NewFlightServerWithAllocator(s, s.env.Mem))
 	return fs
 }

@@ -2,41 +2,125 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"os"
 
 	"github.com/flightd/flightd/flightsrv"
 )
+
+// serveFlags are the options of `flightd serve`.
+type serveFlags struct {
+	root, addr                   string
+	users, tokenKeyFile          string
+	tlsCert, tlsKey, tlsClientCA string
+	allowNoAuth                  bool
+}
 
 // runServe starts the Flight SQL server and blocks until ctx is cancelled (SIGINT/SIGTERM),
 // then drains open streams and stops.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, root := newFlagSet("serve", stderr)
-	addr := fs.String("addr", envOr("FLIGHTD_ADDR", "127.0.0.1:31337"), "host:port to listen on")
+	var f serveFlags
+	fs.StringVar(&f.addr, "addr", envOr("FLIGHTD_ADDR", "127.0.0.1:31337"), "host:port to listen on")
+	fs.StringVar(&f.users, "users", envOr("FLIGHTD_USERS", ""), "users file (name:bcrypt-hash per line); enables authentication")
+	fs.StringVar(&f.tokenKeyFile, "token-key-file", envOr("FLIGHTD_TOKEN_KEY_FILE", ""), "file with the key that signs bearer tokens (share it between replicas)")
+	fs.StringVar(&f.tlsCert, "tls-cert", envOr("FLIGHTD_TLS_CERT", ""), "TLS certificate (PEM)")
+	fs.StringVar(&f.tlsKey, "tls-key", envOr("FLIGHTD_TLS_KEY", ""), "TLS private key (PEM)")
+	fs.StringVar(&f.tlsClientCA, "tls-client-ca", envOr("FLIGHTD_TLS_CLIENT_CA", ""), "CA bundle clients must be signed by (mTLS)")
+	fs.BoolVar(&f.allowNoAuth, "allow-no-auth", false, "serve without authentication on a non-loopback address")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve: unexpected arguments %v", fs.Args())
 	}
-	cat, err := openCatalog(ctx, *root)
+	f.root = *root
+	cfg, err := f.config(ctx)
 	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	srv, err := flightsrv.New(flightsrv.Config{Catalog: cat, Logger: log, Version: version})
+	cfg.Logger = log
+	srv, err := flightsrv.New(cfg)
 	if err != nil {
 		return err
 	}
-	flightSrv, bound, err := srv.Listen(*addr)
+	flightSrv, bound, err := srv.Listen(f.addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "flightd: listening on %s (root %s)\n", bound, *root)
-	fmt.Fprintf(stdout, "  pyarrow/ADBC: grpc://%s\n  JDBC:         jdbc:arrow-flight-sql://%s/?useEncryption=false\n", bound, bound)
+	scheme, enc := "grpc", "false"
+	if cfg.TLS != nil {
+		scheme, enc = "grpc+tls", "true"
+	}
+	fmt.Fprintf(stdout, "flightd: listening on %s (root %s)\n", bound, f.root)
+	fmt.Fprintf(stdout, "  pyarrow/ADBC: %s://%s\n  JDBC:         jdbc:arrow-flight-sql://%s/?useEncryption=%s\n", scheme, bound, bound, enc)
 	<-ctx.Done()
 	log.Info("shutting down: draining open streams")
 	flightSrv.Shutdown()
 	return nil
+}
+
+// config turns the flags into a server configuration.
+func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
+	cat, err := openCatalog(ctx, f.root)
+	if err != nil {
+		return flightsrv.Config{}, err
+	}
+	cfg := flightsrv.Config{Catalog: cat, Version: version}
+	if cfg.Auth, err = f.authenticator(); err != nil {
+		return cfg, err
+	}
+	if cfg.Auth == nil && !f.allowNoAuth && !isLoopback(f.addr) {
+		return cfg, fmt.Errorf("refusing to serve %s without authentication: give --users, or --allow-no-auth", f.addr)
+	}
+	if cfg.TLS, err = f.tlsConfig(); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+func (f serveFlags) authenticator() (*flightsrv.Authenticator, error) {
+	if f.users == "" {
+		return nil, nil
+	}
+	users, err := flightsrv.LoadUsers(f.users)
+	if err != nil {
+		return nil, err
+	}
+	var key []byte
+	if f.tokenKeyFile != "" {
+		if key, err = os.ReadFile(f.tokenKeyFile); err != nil {
+			return nil, fmt.Errorf("token key: %w", err)
+		}
+	}
+	return flightsrv.NewAuthenticator(users, key, 0)
+}
+
+func (f serveFlags) tlsConfig() (*tls.Config, error) {
+	if f.tlsCert == "" && f.tlsKey == "" {
+		if f.tlsClientCA != "" {
+			return nil, errors.New("--tls-client-ca needs --tls-cert and --tls-key")
+		}
+		return nil, nil
+	}
+	return flightsrv.LoadTLS(f.tlsCert, f.tlsKey, f.tlsClientCA)
+}
+
+// isLoopback reports whether addr listens only on a loopback interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
