@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestServeRefusesMissingRoot(t *testing.T) {
+	var out, errOut bytes.Buffer
+	missing := filepath.Join(t.TempDir(), "nope")
+	err := run(context.Background(), []string{"serve", "--root", missing, "--addr", "127.0.0.1:0"}, &out, &errOut)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "does not exist")
+	require.Contains(t, err.Error(), missing)
+}
+
+func TestServeRefusesNoAuthOffLoopback(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--root", t.TempDir(), "--addr", "0.0.0.0:0"}, &out, &errOut)
+	require.ErrorContains(t, err, "without authentication")
+}
+
+func TestUnknownCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.ErrorContains(t, run(context.Background(), []string{"frobnicate"}, &out, &errOut), `unknown command "frobnicate"`)
+	require.Contains(t, errOut.String(), "usage:")
+}
+
+func TestVersion(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"version"}, &out, &out))
+	require.True(t, strings.HasPrefix(out.String(), "flightd "))
+}
+
+// TestSQLOnPylanceTable runs `flightd sql` on a table written by pylance.
+func TestSQLOnPylanceTable(t *testing.T) {
+	py := os.Getenv("FLIGHTD_PYTHON")
+	if py == "" {
+		py = filepath.Join("..", "..", ".venv", "bin", "python")
+	}
+	if _, err := os.Stat(py); err != nil {
+		t.Fatalf("the Python peers are missing (%s): run `make venv` or `make test`", py)
+	}
+	root := t.TempDir()
+	gen := exec.Command(py, filepath.Join("..", "..", "integration", "testdata", "make_tables.py"), root)
+	outGen, err := gen.CombinedOutput()
+	require.NoError(t, err, string(outGen))
+
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), []string{"sql", "--root", root, "SELECT a, b FROM t WHERE a < 3 ORDER BY a"}, &out, &errOut)
+	require.NoError(t, err, errOut.String())
+	require.Equal(t, "a | b\n--+-----\n1 | s001\n2 | s002\n(2 rows)\n", out.String())
+
+	err = run(context.Background(), []string{"sql", "--root", root, "SELECT * FROM missing"}, &out, &errOut)
+	require.ErrorContains(t, err, "missing")
+}
