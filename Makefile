@@ -40,7 +40,7 @@ test-go:
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" $(GO) test -race -count=1 ./...
 
 test-python:
-	FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
+	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
 
 ## bench: side-by-side benchmarks (see bench/README.md)
 bench: build venv
