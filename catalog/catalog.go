@@ -23,6 +23,9 @@ var (
 	ErrNoSuchTable = errors.New("no such table")
 	// ErrNoSuchVersion means the table exists but not at the version, timestamp or tag asked for.
 	ErrNoSuchVersion = errors.New("no such version")
+	// ErrNotSupported means the table uses something (a type, an encoding, a feature flag) that
+	// flightd cannot read yet. Messages say what: "not supported yet: <what>".
+	ErrNotSupported = errors.New("not supported yet")
 )
 
 // Catalog finds tables. It is safe for concurrent use.

@@ -34,6 +34,8 @@ func codeOf(err error) codes.Code {
 		return codes.DeadlineExceeded
 	case errors.Is(err, catalog.ErrNoSuchTable), errors.Is(err, catalog.ErrNoSuchVersion):
 		return codes.NotFound
+	case errors.Is(err, catalog.ErrNotSupported):
+		return codes.Unimplemented
 	case errors.Is(err, ErrUnauthenticated):
 		return codes.Unauthenticated
 	}
