@@ -55,7 +55,7 @@ func (l *Literal) String() string {
 	if !l.Value.IsValid() {
 		return "NULL"
 	}
-	if l.Value.DataType().ID() == arrow.STRING {
+	if id := l.Value.DataType().ID(); id == arrow.STRING || id == arrow.LARGE_STRING {
 		return "'" + strings.ReplaceAll(l.Value.String(), "'", "''") + "'"
 	}
 	return l.Value.String()

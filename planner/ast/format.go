@@ -1,0 +1,231 @@
+package ast
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Format renders e as SQL text in the style DuckDB uses for default column names:
+// "(a + b)", "count_star()", "sum(x)", "CAST(x AS INTEGER)".
+func Format(e Expr) string {
+	f := formatter{}
+	f.expr(e)
+	return f.String()
+}
+
+// SQL renders e as SQL text that parses back to the same tree: identifiers are quoted and
+// every operator is parenthesised.
+func SQL(e Expr) string {
+	f := formatter{faithful: true}
+	f.expr(e)
+	return f.String()
+}
+
+// formatter renders expressions; faithful output re-parses to the same tree, the other
+// mode makes DuckDB-style column names.
+type formatter struct {
+	strings.Builder
+	faithful bool
+}
+
+// QuoteIdent quotes an identifier with double quotes.
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func (b *formatter) expr(e Expr) {
+	switch e := e.(type) {
+	case *Literal:
+		formatLiteral(b, e)
+	case *ColumnRef:
+		if !b.faithful {
+			b.WriteString(e.Parts[len(e.Parts)-1])
+			return
+		}
+		for i, p := range e.Parts {
+			if i > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(QuoteIdent(p))
+		}
+	case *Unary:
+		b.unary(e)
+	case *Binary:
+		b.WriteString("(")
+		b.expr(e.L)
+		b.WriteString(" " + e.Op + " ")
+		b.expr(e.R)
+		b.WriteString(")")
+	case *IsNull:
+		b.WriteString("(")
+		b.expr(e.X)
+		b.WriteString(map[bool]string{false: " IS NULL)", true: " IS NOT NULL)"}[e.Not])
+	case *Between:
+		b.WriteString("(")
+		b.expr(e.X)
+		b.WriteString(map[bool]string{false: " BETWEEN ", true: " NOT BETWEEN "}[e.Not])
+		b.expr(e.Lo)
+		b.WriteString(" AND ")
+		b.expr(e.Hi)
+		b.WriteString(")")
+	case *InList:
+		b.in(e)
+	case *Like:
+		b.like(e)
+	case *Case:
+		b.caseExpr(e)
+	case *Cast:
+		b.cast(e)
+	case *FuncCall:
+		b.call(e)
+	case *Param:
+		if e.Index == 0 {
+			b.WriteString("?")
+		} else {
+			b.WriteString("$" + strconv.Itoa(e.Index))
+		}
+	}
+}
+
+func formatLiteral(b *formatter, e *Literal) {
+	quoted := "'" + strings.ReplaceAll(e.Text, "'", "''") + "'"
+	switch {
+	case e.Kind == LitString:
+		b.WriteString(quoted)
+	case e.Kind == LitDate && b.faithful:
+		b.WriteString("DATE " + quoted)
+	case e.Kind == LitTimestamp && b.faithful:
+		b.WriteString("TIMESTAMP " + quoted)
+	case e.Kind == LitDate:
+		b.WriteString("CAST(" + quoted + " AS DATE)")
+	case e.Kind == LitTimestamp:
+		b.WriteString("CAST(" + quoted + " AS TIMESTAMP)")
+	case e.Kind == LitBool && !b.faithful:
+		b.WriteString(strings.ToLower(e.Text))
+	case e.Kind == LitBool, e.Kind == LitNull:
+		b.WriteString(strings.ToUpper(e.Text))
+	default:
+		b.WriteString(e.Text)
+	}
+}
+
+func (b *formatter) list(es []Expr) {
+	for i, x := range es {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.expr(x)
+	}
+}
+
+func (b *formatter) in(e *InList) {
+	b.WriteString("(")
+	b.expr(e.X)
+	b.WriteString(map[bool]string{false: " IN (", true: " NOT IN ("}[e.Not])
+	b.list(e.List)
+	b.WriteString("))")
+}
+
+func (b *formatter) like(e *Like) {
+	op := "LIKE"
+	if e.ILike {
+		op = "ILIKE"
+	}
+	if e.Not {
+		op = "NOT " + op
+	}
+	if !b.faithful { // DuckDB names LIKE columns by its operator spelling
+		op = map[string]string{"LIKE": "~~", "ILIKE": "~~*", "NOT LIKE": "!~~", "NOT ILIKE": "!~~*"}[op]
+	}
+	b.WriteString("(")
+	b.expr(e.X)
+	b.WriteString(" " + op + " ")
+	b.expr(e.Pattern)
+	b.WriteString(")")
+}
+
+func (b *formatter) caseExpr(e *Case) {
+	b.WriteString("CASE")
+	if e.Operand != nil {
+		b.WriteString(" ")
+		b.expr(e.Operand)
+	}
+	for _, w := range e.Whens {
+		b.WriteString(" WHEN ")
+		b.expr(w.Cond)
+		b.WriteString(" THEN ")
+		b.expr(w.Then)
+	}
+	if e.Else != nil {
+		b.WriteString(" ELSE ")
+		b.expr(e.Else)
+	}
+	b.WriteString(" END")
+}
+
+func (b *formatter) cast(e *Cast) {
+	if e.Try {
+		b.WriteString("TRY_CAST(")
+	} else {
+		b.WriteString("CAST(")
+	}
+	b.expr(e.X)
+	b.WriteString(" AS " + e.Type.String() + ")")
+}
+
+func (b *formatter) call(e *FuncCall) {
+	name := e.Name
+	switch {
+	case b.faithful:
+		name = QuoteIdent(name)
+	case name == "coalesce":
+		name = "COALESCE"
+	}
+	if e.Star {
+		if b.faithful {
+			b.WriteString(name + "(*)")
+			return
+		}
+		b.WriteString(name + "_star()")
+		return
+	}
+	b.WriteString(name + "(")
+	if e.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	b.list(e.Args)
+	b.WriteString(")")
+}
+
+// String renders the type name, e.g. "DECIMAL(10, 2)".
+func (t TypeName) String() string {
+	if len(t.Args) == 0 {
+		return t.Name
+	}
+	parts := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		parts[i] = strconv.Itoa(a)
+	}
+	return t.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+func (b *formatter) unary(e *Unary) {
+	if e.Op == "NOT" || b.faithful {
+		b.WriteString("(" + strings.TrimSpace(e.Op+" "))
+		if e.Op == "NOT" {
+			b.WriteString(" ")
+		}
+		b.expr(e.X)
+		b.WriteString(")")
+		return
+	}
+	if lit, ok := e.X.(*Literal); ok && e.Op == "-" && (lit.Kind == LitInt || lit.Kind == LitDecimal) {
+		b.WriteString("-" + lit.Text)
+		return
+	}
+	if e.Op == "-" {
+		b.WriteString("(-(")
+		b.expr(e.X)
+		b.WriteString("))")
+		return
+	}
+	b.expr(e.X)
+}

@@ -1,0 +1,87 @@
+// Package planner is flightd's query front end: it turns SQL text, or a Substrait plan a
+// client sends, into a logical plan the executor runs.
+//
+// # Pipeline
+//
+//	SQL text
+//	   │ parse   (planner/parse: hand-written lexer + recursive descent, DuckDB dialect,
+//	   │          time travel AT (VERSION => …) and its aliases, positions on every node)
+//	   ▼
+//	AST        (planner/ast: untyped)
+//	   │ bind    (planner/bind: catalog lookups, AT clause → one concrete version,
+//	   │          names, DuckDB implicit casts via planner/functions, aggregates,
+//	   │          ORDER BY by alias/ordinal/expression, DISTINCT, LIMIT)
+//	   ▼
+//	logical plan (planner/plan)  ──produce──▶  Substrait bytes ◀── CommandStatementSubstraitPlan
+//	                             (planner/substrait)   │
+//	                                                   │ consume (Logical): load each table
+//	                                                   ▼ at its pinned version
+//	                                            logical plan
+//	                                                   │ Optimize (planner/optimize)
+//	                                                   ▼
+//	                                            exec/build → operators
+//
+// PlanSQL stops at Substrait bytes (plus the result schema); that is what a FlightInfo's
+// tickets carry. Execution always starts again from the bytes with Logical, so every SQL
+// query passes through the Substrait consumer, and client Substrait plans take exactly the
+// same path after PlanSubstrait has validated and pinned them.
+//
+// # Why our own parser
+//
+// No Go SQL parser accepts DuckDB's dialect or any time-travel syntax, and rewriting SQL
+// text around a Postgres parser is fragile. The parser is ~1k lines, pure Go, reports
+// line and column, and rejects everything outside the supported subset with a
+// "not supported yet: <construct>" error (dberr.NotImplemented) instead of dropping it.
+//
+// # Versions are resolved once
+//
+// The binder evaluates the AT clause's constant expression once and asks the catalog for
+// that table version (a version number, a tag, or the newest version committed at or
+// before a timestamp; without a clause, the latest). The concrete version number goes
+// into the plan, so a plan is reproducible and a query sees one snapshot per table for
+// its whole life, whichever replica runs its tickets.
+//
+// # How the version travels in Substrait
+//
+// Substrait has no field for a table version. Each ReadRel of a NamedTable carries a
+// flightd.v1.LanceRead message (proto/flightd/v1/plan.proto, generated into
+// internal/flightdpb) packed as an Any in the ReadRel's advanced_extension.enhancement.
+// An enhancement "alters semantics and cannot be ignored", which is right: a consumer that
+// ignored it would read the wrong snapshot. A dedicated message rather than a wrapper type
+// names what the number means and leaves room for the scan's row-limit hint (field 2).
+// The consumer also accepts the message on NamedTable.advanced_extension, where the
+// Substrait docs suggest table metadata should live (substrait-go cannot set it yet).
+//
+// # Why we write Substrait protobuf directly
+//
+// The producer and consumer work on the substrait-protobuf messages that substrait-go v8
+// is built on, rather than on substrait-go's plan builder: the builder cannot set a
+// ReadRel filter, its Remap mutates shared relations, its RecordType ignores projection
+// masks, and its consumer rejects plans that declare extensions by URI only (older
+// producers). Plans we produce are still checked against substrait-go (plan.FromProto) in
+// tests, with our own function extension (extension:flightd:functions, functions.yaml)
+// loaded. Functions use the standard extensions where one has the overload; the others go
+// to our extension with "any" arguments. Column types are never taken from the plan: the
+// consumer reloads each table from the catalog and retypes every call with the binder's
+// rules, so an Arrow type Substrait cannot express (unsigned integers, fixed-size lists)
+// costs nothing unless it appears in a literal or a cast.
+//
+// Projections and aggregates name their outputs in RelCommon.hint.output_names so that a
+// plan round-trips to the same EXPLAIN text. Scan projection uses the ReadRel's
+// projection mask; the scan filter is written over the base schema, as the spec requires.
+//
+// # Names
+//
+// Column and table names match exactly first and then case-insensitively, as in DuckDB.
+// Tables may be qualified with the one catalog and schema flightd reports to Flight SQL
+// clients (flightd.main.t, main.t). Output columns are named the way DuckDB names them
+// for the common cases (the column's own name, the alias, count_star(), "(a + b)").
+//
+// # Not supported yet
+//
+// Joins, subqueries, CTEs, set operations, window functions, prepared-statement
+// parameters, SELECT without FROM, EXPLAIN as a query (Planner.Explain renders plans
+// instead), DDL/DML, INTERVAL and date arithmetic, ILIKE, IS [NOT] DISTINCT FROM, string
+// and math functions beyond LIKE and COALESCE, constant folding beyond integer arithmetic
+// in AT/LIMIT/OFFSET. Each fails with a NotImplemented error naming it.
+package planner

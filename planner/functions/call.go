@@ -1,0 +1,298 @@
+package functions
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// Class groups scalar functions that share typing rules.
+type Class int
+
+// The scalar function classes.
+const (
+	Comparison Class = iota + 1 // equal, not_equal, lt, lte, gt, gte
+	Boolean                     // and, or, not
+	Arithmetic                  // add, subtract, multiply, divide, modulus, negate
+	NullTest                    // is_null, is_not_null
+	Pattern                     // like
+	Coalesce                    // coalesce
+	CaseWhen                    // case: [cond1, val1, ..., else]
+)
+
+// Scalars maps each canonical scalar function name to its class. These are exactly the
+// names plan.Call.Func may hold.
+var Scalars = map[string]Class{
+	"equal": Comparison, "not_equal": Comparison, "lt": Comparison, "lte": Comparison,
+	"gt": Comparison, "gte": Comparison,
+	"and": Boolean, "or": Boolean, "not": Boolean,
+	"add": Arithmetic, "subtract": Arithmetic, "multiply": Arithmetic, "divide": Arithmetic,
+	"modulus": Arithmetic, "negate": Arithmetic,
+	"is_null": NullTest, "is_not_null": NullTest,
+	"like":     Pattern,
+	"coalesce": Coalesce,
+	"case":     CaseWhen,
+}
+
+// Aggregates are the canonical aggregate function names plan.AggCall.Func may hold.
+var Aggregates = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true}
+
+func typeNames(args []plan.Expr) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.Type().String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func noMatch(name string, args []plan.Expr) error {
+	return dberr.New(dberr.Binder, "no function matches the given name and argument types '%s(%s)'", name, typeNames(args))
+}
+
+// NewCall builds a call of the canonical scalar function name over args. It applies the
+// implicit casts (integer literals take the other operand's integer type when they fit,
+// string literals are parsed as the other operand's type, then all operands meet at their
+// CommonType) and computes the result type and nullability.
+func NewCall(name string, args []plan.Expr) (*plan.Call, error) {
+	class, ok := Scalars[name]
+	if !ok {
+		return nil, dberr.New(dberr.Binder, "scalar function %s does not exist", name)
+	}
+	switch class {
+	case Comparison:
+		return comparison(name, args)
+	case Boolean:
+		return boolean(name, args)
+	case Arithmetic:
+		return arithmetic(name, args)
+	case NullTest:
+		if len(args) != 1 {
+			return nil, noMatch(name, args)
+		}
+		return &plan.Call{Func: name, Args: args, DataType: arrow.FixedWidthTypes.Boolean}, nil
+	case Pattern:
+		return like(args)
+	case Coalesce:
+		return coalesce(args)
+	}
+	return caseWhen(args)
+}
+
+func anyNullable(args []plan.Expr) bool {
+	for _, a := range args {
+		if a.Nullable() {
+			return true
+		}
+	}
+	return false
+}
+
+// unify casts args to one common type, adapting literals to the non-literal operands first.
+func unify(name string, args []plan.Expr) ([]plan.Expr, arrow.DataType, error) {
+	var target arrow.DataType
+	for _, a := range args {
+		if _, isLit := a.(*plan.Literal); !isLit {
+			if target == nil {
+				target = a.Type()
+			} else if t, ok := CommonType(target, a.Type()); ok {
+				target = t
+			}
+		}
+	}
+	out := make([]plan.Expr, len(args))
+	copy(out, args)
+	if target != nil {
+		for i, a := range out {
+			adapted, err := adaptLiteral(a, target)
+			if err != nil {
+				return nil, nil, err
+			}
+			out[i] = adapted
+		}
+	}
+	common := out[0].Type()
+	for _, a := range out[1:] {
+		t, ok := CommonType(common, a.Type())
+		if !ok {
+			return nil, nil, noMatch(name, args)
+		}
+		common = t
+	}
+	for i, a := range out {
+		c, err := Cast(a, common)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = c
+	}
+	return out, common, nil
+}
+
+// adaptLiteral gives an integer or string literal the type of the operand it meets.
+func adaptLiteral(e plan.Expr, target arrow.DataType) (plan.Expr, error) {
+	lit, ok := e.(*plan.Literal)
+	if !ok || !lit.Value.IsValid() {
+		return e, nil
+	}
+	from := lit.Type()
+	switch {
+	case IsInteger(from) && IsInteger(target):
+		if n, ok := IntValue(lit.Value); ok && fitsInteger(n, target) {
+			return Cast(e, target)
+		}
+	case IsString(from) && (!IsString(target) || target.ID() == arrow.LARGE_STRING):
+		return Cast(e, target)
+	case IsInteger(from) && target.ID() == arrow.DECIMAL128:
+		if out, err := Cast(e, target); err == nil {
+			if _, folded := out.(*plan.Literal); folded {
+				return out, nil
+			}
+		}
+	}
+	return e, nil
+}
+
+func comparison(name string, args []plan.Expr) (*plan.Call, error) {
+	if len(args) != 2 {
+		return nil, noMatch(name, args)
+	}
+	out, _, err := unify(name, args)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Call{Func: name, Args: out, DataType: arrow.FixedWidthTypes.Boolean, Null: anyNullable(out)}, nil
+}
+
+func boolean(name string, args []plan.Expr) (*plan.Call, error) {
+	if (name == "not" && len(args) != 1) || len(args) == 0 {
+		return nil, noMatch(name, args)
+	}
+	out := make([]plan.Expr, len(args))
+	for i, a := range args {
+		switch a.Type().ID() {
+		case arrow.BOOL:
+			out[i] = a
+		case arrow.NULL:
+			out[i], _ = Cast(a, arrow.FixedWidthTypes.Boolean)
+		default:
+			if lit, ok := a.(*plan.Literal); ok && IsString(lit.Type()) {
+				c, err := Cast(a, arrow.FixedWidthTypes.Boolean)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = c
+				continue
+			}
+			return nil, noMatch(name, args)
+		}
+	}
+	return &plan.Call{Func: name, Args: out, DataType: arrow.FixedWidthTypes.Boolean, Null: anyNullable(out)}, nil
+}
+
+func arithmetic(name string, args []plan.Expr) (*plan.Call, error) {
+	want := 2
+	if name == "negate" {
+		want = 1
+	}
+	if len(args) != want {
+		return nil, noMatch(name, args)
+	}
+	for _, a := range args {
+		if !IsNumeric(a.Type()) && a.Type().ID() != arrow.NULL {
+			if isTemporal(a.Type()) {
+				return nil, dberr.NotSupported("date and time arithmetic")
+			}
+			return nil, noMatch(name, args)
+		}
+	}
+	if name == "divide" {
+		f64 := arrow.PrimitiveTypes.Float64
+		l, err := Cast(args[0], f64)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Cast(args[1], f64)
+		if err != nil {
+			return nil, err
+		}
+		// DuckDB: division by zero yields NULL.
+		return &plan.Call{Func: name, Args: []plan.Expr{l, r}, DataType: f64, Null: true}, nil
+	}
+	out, common, err := unify(name, args)
+	if err != nil {
+		return nil, err
+	}
+	if common.ID() == arrow.NULL {
+		common = arrow.PrimitiveTypes.Int32
+		for i := range out {
+			out[i], _ = Cast(out[i], common)
+		}
+	}
+	return &plan.Call{Func: name, Args: out, DataType: common, Null: anyNullable(out) || name == "modulus"}, nil
+}
+
+func like(args []plan.Expr) (*plan.Call, error) {
+	if len(args) != 2 {
+		return nil, noMatch("like", args)
+	}
+	out := make([]plan.Expr, 2)
+	for i, a := range args {
+		switch {
+		case IsString(a.Type()):
+			out[i] = a
+		case a.Type().ID() == arrow.NULL:
+			out[i], _ = Cast(a, arrow.BinaryTypes.String)
+		default:
+			return nil, noMatch("like", args)
+		}
+	}
+	return &plan.Call{Func: "like", Args: out, DataType: arrow.FixedWidthTypes.Boolean, Null: anyNullable(out)}, nil
+}
+
+func coalesce(args []plan.Expr) (*plan.Call, error) {
+	if len(args) == 0 {
+		return nil, noMatch("coalesce", args)
+	}
+	out, common, err := unify("coalesce", args)
+	if err != nil {
+		return nil, err
+	}
+	null := true
+	for _, a := range out {
+		null = null && a.Nullable()
+	}
+	return &plan.Call{Func: "coalesce", Args: out, DataType: common, Null: null}, nil
+}
+
+// caseWhen types CASE as a call: [cond1, val1, ..., condN, valN, else].
+func caseWhen(args []plan.Expr) (*plan.Call, error) {
+	if len(args) < 3 || len(args)%2 == 0 {
+		return nil, noMatch("case", args)
+	}
+	var vals []plan.Expr
+	out := make([]plan.Expr, len(args))
+	for i := 0; i+1 < len(args); i += 2 {
+		c := args[i]
+		if c.Type().ID() == arrow.NULL {
+			c, _ = Cast(c, arrow.FixedWidthTypes.Boolean)
+		}
+		if c.Type().ID() != arrow.BOOL {
+			return nil, dberr.New(dberr.Binder, "CASE condition must be BOOLEAN, not %s", c.Type())
+		}
+		out[i] = c
+		vals = append(vals, args[i+1])
+	}
+	vals = append(vals, args[len(args)-1])
+	uv, common, err := unify("case", vals)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range uv[:len(uv)-1] {
+		out[2*k+1] = v
+	}
+	out[len(out)-1] = uv[len(uv)-1]
+	return &plan.Call{Func: "case", Args: out, DataType: common, Null: anyNullable(uv)}, nil
+}

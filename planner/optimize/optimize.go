@@ -1,0 +1,61 @@
+// Package optimize rewrites logical plans (planner/plan) into cheaper equivalent ones.
+// Rules run in DuckDB's order for the parts that matter for columnar scans; each family
+// lives in its own rules_<family>.go file:
+//
+//	rules_filter.go   filter pushdown: a Filter directly over a Scan moves into Scan.Filter
+//	rules_project.go  projection pushdown: every node keeps only the columns its parents
+//	                  use, down to Scan.Columns (an empty list for count(*))
+//	rules_limit.go    limit pushdown: LIMIT n OFFSET m over a Scan (through projections)
+//	                  becomes Scan.Limit = n+m, a hint the scan may stop early on; the
+//	                  Limit node stays and applies offset and count exactly
+//
+// ORDER BY + LIMIT stays Sort + Limit for now (a TopN node comes later). Plans are
+// immutable: rules build new nodes and never modify their input.
+package optimize
+
+import "github.com/flightd/flightd/planner/plan"
+
+// Optimize applies every rule family once, in order.
+func Optimize(n plan.Node) plan.Node {
+	n = pushFilters(n)
+	n = pruneColumns(n)
+	n = pushLimits(n)
+	return n
+}
+
+// withChildren rebuilds n over new children (in Children order). Nodes are shallow-copied.
+func withChildren(n plan.Node, kids []plan.Node) plan.Node {
+	switch n := n.(type) {
+	case *plan.Filter:
+		return &plan.Filter{Input: kids[0], Cond: n.Cond}
+	case *plan.Project:
+		return plan.NewProject(kids[0], n.Exprs, n.Names)
+	case *plan.Aggregate:
+		return plan.NewAggregate(kids[0], n.GroupBy, n.Names, n.Aggs)
+	case *plan.Sort:
+		return &plan.Sort{Input: kids[0], Keys: n.Keys}
+	case *plan.Limit:
+		return &plan.Limit{Input: kids[0], Offset: n.Offset, Count: n.Count}
+	}
+	return n
+}
+
+// transformUp applies f bottom-up to every node of the tree.
+func transformUp(n plan.Node, f func(plan.Node) plan.Node) plan.Node {
+	kids := n.Children()
+	if len(kids) > 0 {
+		newKids := make([]plan.Node, len(kids))
+		for i, k := range kids {
+			newKids[i] = transformUp(k, f)
+		}
+		n = withChildren(n, newKids)
+	}
+	return f(n)
+}
+
+// copyScan returns a new scan of the same table, columns, filter and limit.
+func copyScan(s *plan.Scan) *plan.Scan {
+	out := plan.NewScan(s.Table, s.Columns)
+	out.Filter, out.Limit = s.Filter, s.Limit
+	return out
+}

@@ -1,0 +1,151 @@
+package optimize
+
+import (
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// pruneColumns pushes projections down: each node keeps only the columns its parent
+// needs, and scans read only those (plus what their own filter needs). The root keeps all
+// its outputs.
+func pruneColumns(n plan.Node) plan.Node {
+	need := make([]bool, len(n.Schema().Fields()))
+	for i := range need {
+		need[i] = true
+	}
+	out, _ := prune(n, need)
+	return out
+}
+
+// mapping maps a node's old output positions to new ones (-1: dropped).
+type mapping []int
+
+func (m mapping) rewrite(e plan.Expr) plan.Expr {
+	return plan.RewriteColumns(e, func(c *plan.ColumnRef) plan.Expr {
+		out := *c
+		out.Index = m[c.Index]
+		return &out
+	})
+}
+
+// mark sets need[i] for every column e references.
+func mark(need []bool, es ...plan.Expr) {
+	for _, e := range es {
+		if e != nil {
+			plan.Columns(e, func(c *plan.ColumnRef) { need[c.Index] = true })
+		}
+	}
+}
+
+func inputNeed(n plan.Node) []bool {
+	return make([]bool, len(n.Children()[0].Schema().Fields()))
+}
+
+// prune rebuilds n producing (at least) the outputs marked in need.
+func prune(n plan.Node, need []bool) (plan.Node, mapping) {
+	switch n := n.(type) {
+	case *plan.Scan:
+		return pruneScan(n, need)
+	case *plan.Filter:
+		cn := append([]bool(nil), need...)
+		mark(cn, n.Cond)
+		in, m := prune(n.Input, cn)
+		return &plan.Filter{Input: in, Cond: m.rewrite(n.Cond)}, m
+	case *plan.Sort:
+		cn := append([]bool(nil), need...)
+		for _, k := range n.Keys {
+			mark(cn, k.Expr)
+		}
+		in, m := prune(n.Input, cn)
+		keys := make([]plan.SortKey, len(n.Keys))
+		for i, k := range n.Keys {
+			keys[i] = plan.SortKey{Expr: m.rewrite(k.Expr), Descending: k.Descending, NullsFirst: k.NullsFirst}
+		}
+		return &plan.Sort{Input: in, Keys: keys}, m
+	case *plan.Limit:
+		in, m := prune(n.Input, need)
+		return &plan.Limit{Input: in, Offset: n.Offset, Count: n.Count}, m
+	case *plan.Project:
+		return pruneProject(n, need)
+	case *plan.Aggregate:
+		return pruneAggregate(n)
+	}
+	return n, identity(len(n.Schema().Fields()))
+}
+
+func identity(k int) mapping {
+	m := make(mapping, k)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}
+
+func pruneScan(s *plan.Scan, need []bool) (plan.Node, mapping) {
+	keep := append([]bool(nil), need...)
+	mark(keep, s.Filter)
+	var cols []int
+	m := make(mapping, len(s.Columns))
+	for i, c := range s.Columns {
+		m[i] = -1
+		if keep[i] {
+			m[i] = len(cols)
+			cols = append(cols, c)
+		}
+	}
+	out := plan.NewScan(s.Table, cols)
+	out.Limit = s.Limit
+	if s.Filter != nil {
+		out.Filter = m.rewrite(s.Filter)
+	}
+	return out, m
+}
+
+func pruneProject(p *plan.Project, need []bool) (plan.Node, mapping) {
+	cn := inputNeed(p)
+	m := make(mapping, len(p.Exprs))
+	var kept []int
+	for i, e := range p.Exprs {
+		m[i] = -1
+		if need[i] {
+			m[i] = len(kept)
+			kept = append(kept, i)
+			mark(cn, e)
+		}
+	}
+	in, cm := prune(p.Input, cn)
+	exprs := make([]plan.Expr, len(kept))
+	names := make([]string, len(kept))
+	for j, i := range kept {
+		exprs[j] = cm.rewrite(p.Exprs[i])
+		names[j] = p.Names[i]
+	}
+	return plan.NewProject(in, exprs, names), m
+}
+
+// pruneAggregate keeps every group key and aggregate (dropping an unused aggregate is a
+// later rule) and prunes the input to what they read.
+func pruneAggregate(a *plan.Aggregate) (plan.Node, mapping) {
+	cn := inputNeed(a)
+	mark(cn, a.GroupBy...)
+	for _, c := range a.Aggs {
+		mark(cn, c.Args...)
+		mark(cn, c.Filter)
+	}
+	in, cm := prune(a.Input, cn)
+	groups := make([]plan.Expr, len(a.GroupBy))
+	for i, g := range a.GroupBy {
+		groups[i] = cm.rewrite(g)
+	}
+	aggs := make([]plan.AggCall, len(a.Aggs))
+	for i, c := range a.Aggs {
+		c.Args = append([]plan.Expr(nil), c.Args...)
+		for j, x := range c.Args {
+			c.Args[j] = cm.rewrite(x)
+		}
+		if c.Filter != nil {
+			c.Filter = cm.rewrite(c.Filter)
+		}
+		aggs[i] = c
+	}
+	return plan.NewAggregate(in, groups, a.Names, aggs), identity(len(a.Schema().Fields()))
+}

@@ -1,0 +1,209 @@
+package substrait
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
+	extpb "github.com/substrait-io/substrait-protobuf/go/substraitpb/extensions"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/flightdpb"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// pinOf reads the LanceRead enhancement from the ReadRel or its NamedTable.
+func pinOf(r *pb.ReadRel, path string) (*flightdpb.LanceRead, error) {
+	pin := &flightdpb.LanceRead{}
+	for _, ext := range []*extpb.AdvancedExtension{r.GetAdvancedExtension(), r.GetNamedTable().GetAdvancedExtension()} {
+		enh := ext.GetEnhancement()
+		if enh == nil {
+			continue
+		}
+		if !enh.MessageIs(pin) {
+			return nil, dberr.NotSupported(fmt.Sprintf("Substrait enhancement %s (at %s)", enh.GetTypeUrl(), path))
+		}
+		if err := enh.UnmarshalTo(pin); err != nil {
+			return nil, invalid(path, "bad LanceRead enhancement: %v", err)
+		}
+	}
+	return pin, nil
+}
+
+func (c *consumer) read(r *pb.ReadRel, path string) (plan.Node, error) {
+	nt := r.GetNamedTable()
+	if nt == nil {
+		return nil, dberr.NotSupported(fmt.Sprintf("Substrait reads other than named tables (at %s)", path))
+	}
+	if len(nt.GetNames()) == 0 {
+		return nil, invalid(path, "named table without a name")
+	}
+	pin, err := pinOf(r, path)
+	if err != nil {
+		return nil, err
+	}
+	name := nt.GetNames()[len(nt.GetNames())-1]
+	at := catalog.VersionRef{Version: pin.GetVersion()}
+	t, err := c.cat.LoadTable(c.ctx, name, at)
+	if err != nil {
+		return nil, catalogError(name, at, err)
+	}
+	if err := checkBaseSchema(r.GetBaseSchema(), t, path); err != nil {
+		return nil, err
+	}
+	cols, err := maskColumns(r.GetProjection(), t.Schema(), path)
+	if err != nil {
+		return nil, err
+	}
+	var filter plan.Expr
+	if r.GetFilter() != nil {
+		if filter, err = c.predicate(r.GetFilter(), t.Schema(), path+".filter"); err != nil {
+			return nil, err
+		}
+	}
+	n := scanWithFilter(t, cols, filter)
+	if n.scan.Limit = -1; pin.Limit != nil {
+		n.scan.Limit = pin.GetLimit()
+	}
+	return emit(n.node, r.GetCommon(), path)
+}
+
+// checkBaseSchema verifies that the plan's base schema names the table's columns.
+func checkBaseSchema(base *pb.NamedStruct, t catalog.Table, path string) error {
+	if base == nil {
+		return nil
+	}
+	want, err := namedStruct(t.Schema())
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(base.GetNames(), want.GetNames()) {
+		return invalid(path, "base schema %v does not match table %s version %d %v", base.GetNames(), t.Name(), t.Version(), want.GetNames())
+	}
+	return nil
+}
+
+// maskColumns returns the columns a projection mask selects (all when there is none).
+func maskColumns(mask *pb.Expression_MaskExpression, s *arrow.Schema, path string) ([]int, error) {
+	n := len(s.Fields())
+	if mask == nil || mask.GetSelect() == nil {
+		cols := make([]int, n)
+		for i := range cols {
+			cols[i] = i
+		}
+		return cols, nil
+	}
+	items := mask.GetSelect().GetStructItems()
+	cols := make([]int, len(items))
+	for i, it := range items {
+		if it.GetField() < 0 || int(it.GetField()) >= n {
+			return nil, invalid(path, "projection selects field %d of %d", it.GetField(), n)
+		}
+		if it.GetChild() != nil {
+			return nil, dberr.NotSupported("nested projection masks (at " + path + ")")
+		}
+		cols[i] = int(it.GetField())
+	}
+	return cols, nil
+}
+
+type scanNode struct {
+	scan *plan.Scan
+	node plan.Node
+}
+
+// scanWithFilter builds a scan whose filter (over the base schema) is re-indexed over the
+// projected columns. Columns the filter needs beyond the projection are read too and
+// dropped by a projection above the scan.
+func scanWithFilter(t catalog.Table, cols []int, filter plan.Expr) scanNode {
+	if filter == nil {
+		s := plan.NewScan(t, cols)
+		return scanNode{scan: s, node: s}
+	}
+	all := append([]int(nil), cols...)
+	plan.Columns(filter, func(c *plan.ColumnRef) {
+		if !slices.Contains(all, c.Index) {
+			all = append(all, c.Index)
+		}
+	})
+	s := plan.NewScan(t, all)
+	s.Filter = plan.RewriteColumns(filter, func(c *plan.ColumnRef) plan.Expr {
+		out := *c
+		out.Index = slices.Index(all, c.Index)
+		return &out
+	})
+	if len(all) == len(cols) {
+		return scanNode{scan: s, node: s}
+	}
+	fields := s.Schema().Fields()
+	exprs := make([]plan.Expr, len(cols))
+	names := make([]string, len(cols))
+	for i := range cols {
+		f := fields[i]
+		exprs[i] = &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable}
+		names[i] = f.Name
+	}
+	return scanNode{scan: s, node: plan.NewProject(s, exprs, names)}
+}
+
+func (c *consumer) aggregate(a *pb.AggregateRel, path string) (plan.Node, error) {
+	in, err := c.rel(a.GetInput(), path)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := c.groupings(a, in.Schema(), path)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(groups))
+	for i := range names {
+		names[i] = fmt.Sprintf("group%d", i)
+	}
+	aggs := make([]plan.AggCall, len(a.GetMeasures()))
+	for i, m := range a.GetMeasures() {
+		if aggs[i], err = c.measure(m, in.Schema(), fmt.Sprintf("%s.measures[%d]", path, i)); err != nil {
+			return nil, err
+		}
+	}
+	if len(groups) == 0 && len(aggs) == 0 {
+		return nil, invalid(path, "aggregate with neither groupings nor measures")
+	}
+	return emit(plan.NewAggregate(in, groups, names, aggs), a.GetCommon(), path)
+}
+
+// groupings returns the grouping keys of the single grouping set (new style: grouping
+// expressions referenced by index; old style: expressions inside the grouping).
+func (c *consumer) groupings(a *pb.AggregateRel, in *arrow.Schema, path string) ([]plan.Expr, error) {
+	gs := a.GetGroupings()
+	if len(gs) > 1 {
+		return nil, dberr.NotSupported("grouping sets (at " + path + ")")
+	}
+	shared := make([]plan.Expr, len(a.GetGroupingExpressions()))
+	for i, x := range a.GetGroupingExpressions() {
+		e, err := c.expr(x, in, fmt.Sprintf("%s.grouping_expressions[%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		shared[i] = e
+	}
+	if len(gs) == 0 {
+		return nil, nil
+	}
+	var out []plan.Expr
+	for _, ref := range gs[0].GetExpressionReferences() {
+		if int(ref) >= len(shared) {
+			return nil, invalid(path, "grouping refers to expression %d of %d", ref, len(shared))
+		}
+		out = append(out, shared[ref])
+	}
+	for i, x := range gs[0].GetGroupingExpressions() {
+		e, err := c.expr(x, in, fmt.Sprintf("%s.groupings[0][%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

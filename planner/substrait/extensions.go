@@ -1,0 +1,116 @@
+package substrait
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flightd/flightd/planner/functions"
+)
+
+// Extension URNs. The standard ones are the YAML files shipped with Substrait; URN is
+// flightd's own, for functions (or overloads) Substrait lacks. Substrait v0.85 URNs must
+// read extension:<owner>:<id>, so flightd's is not the bare URL; URI is accepted as an
+// alias from producers that still declare URIs.
+const (
+	urnComparison = "extension:io.substrait:functions_comparison"
+	urnBoolean    = "extension:io.substrait:functions_boolean"
+	urnArithmetic = "extension:io.substrait:functions_arithmetic"
+	urnDecimal    = "extension:io.substrait:functions_arithmetic_decimal"
+	urnString     = "extension:io.substrait:functions_string"
+	urnDatetime   = "extension:io.substrait:functions_datetime"
+	urnAggregate  = "extension:io.substrait:functions_aggregate_generic"
+
+	// URN is flightd's own function extension.
+	URN = "extension:flightd:functions"
+	// URI is the URL form of flightd's function extension, accepted from older producers.
+	URI = "https://github.com/flightd/flightd/functions"
+)
+
+// standardURNs are the extension URNs the consumer resolves by function name.
+var standardURNs = map[string]bool{
+	urnComparison: true, urnBoolean: true, urnArithmetic: true, urnDecimal: true,
+	urnString: true, urnDatetime: true, urnAggregate: true, URN: true, URI: true,
+	"extension:io.substrait:functions_aggregate_decimal_output": true,
+}
+
+// signature is a Substrait function signature name: "add:i64_i64".
+func signature(name string, codes []string) string {
+	return name + ":" + strings.Join(codes, "_")
+}
+
+// anySignature is the signature of a function in flightd's own extension, where every
+// argument is declared "any" (see functions.yaml).
+func anySignature(name string, nargs int) string {
+	codes := make([]string, nargs)
+	for i := range codes {
+		codes[i] = "any"
+	}
+	return signature(name, codes)
+}
+
+func codesOf(args []arrow.DataType) []string {
+	out := make([]string, len(args))
+	for i, t := range args {
+		out[i] = sigCode(t)
+	}
+	return out
+}
+
+// scalarExtension picks the extension URN and signature of a canonical scalar call.
+func scalarExtension(name string, args []arrow.DataType) (urn, sig string) {
+	switch functions.Scalars[name] {
+	case functions.Comparison:
+		return urnComparison, signature(name, []string{"any", "any"})
+	case functions.NullTest:
+		return urnComparison, signature(name, []string{"any"})
+	case functions.Coalesce:
+		return urnComparison, signature(name, []string{"any"})
+	case functions.Boolean:
+		return urnBoolean, signature(name, []string{"bool"})
+	case functions.Pattern:
+		return urnString, signature(name, []string{"str", "str"})
+	case functions.Arithmetic:
+		return arithmeticExtension(name, args)
+	}
+	return URN, anySignature(name, len(args))
+}
+
+func arithmeticExtension(name string, args []arrow.DataType) (urn, sig string) {
+	codes := codesOf(args)
+	t := args[0]
+	switch {
+	case t.ID() == arrow.DECIMAL128 && name != "negate":
+		return urnDecimal, signature(name, codes)
+	case t.ID() == arrow.DECIMAL128:
+		return URN, anySignature(name, len(args))
+	case functions.IsInteger(t) && !isUnsignedCode(codes[0]):
+		return urnArithmetic, signature(name, codes)
+	case functions.IsFloat(t) && name != "modulus":
+		return urnArithmetic, signature(name, codes)
+	}
+	return URN, anySignature(name, len(args))
+}
+
+func isUnsignedCode(code string) bool { return code == "any" }
+
+// aggregateExtension picks the extension URN and signature of an aggregate.
+func aggregateExtension(name string, args []arrow.DataType) (urn, sig string) {
+	codes := codesOf(args)
+	if name == "count" {
+		if len(args) == 0 {
+			return urnAggregate, "count:"
+		}
+		return urnAggregate, "count:any"
+	}
+	t := args[0]
+	switch {
+	case t.ID() == arrow.DECIMAL128:
+		return urnDecimal, signature(name, codes)
+	case (functions.IsInteger(t) && codes[0] != "any") || functions.IsFloat(t):
+		return urnArithmetic, signature(name, codes)
+	case (name == "min" || name == "max") && (t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP):
+		return urnDatetime, signature(name, codes)
+	}
+	return URN, anySignature(name, len(args))
+}
