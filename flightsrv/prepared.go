@@ -22,7 +22,7 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req flightsql.Acti
 		return flightsql.ActionCreatePreparedStatementResult{}, err
 	}
 	return flightsql.ActionCreatePreparedStatementResult{
-		Handle:          encodeTicket(kindHandle, []byte(req.GetQuery())),
+		Handle:          s.tickets.encode(kindHandle, []byte(req.GetQuery()), 0),
 		DatasetSchema:   p.Schema,
 		ParameterSchema: arrow.NewSchema(nil, nil),
 	}, nil
@@ -30,13 +30,13 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req flightsql.Acti
 
 // ClosePreparedStatement checks the handle; there is nothing to free.
 func (s *Server) ClosePreparedStatement(_ context.Context, req flightsql.ActionClosePreparedStatementRequest) error {
-	_, err := decodeTicket(kindHandle, req.GetPreparedStatementHandle())
+	_, err := s.tickets.decode(kindHandle, req.GetPreparedStatementHandle())
 	return err
 }
 
 // planPrepared re-plans the SQL a handle holds.
 func (s *Server) planPrepared(ctx context.Context, handle []byte) (*planner.Prepared, error) {
-	sql, err := decodeTicket(kindHandle, handle)
+	sql, err := s.tickets.decode(kindHandle, handle)
 	if err != nil {
 		return nil, err
 	}

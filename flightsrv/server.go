@@ -43,6 +43,9 @@ type Config struct {
 	Auth *Authenticator
 	// TLS, when set, serves over TLS (and mTLS when it requires client certificates).
 	TLS *tls.Config
+	// Secret signs tickets and prepared-statement handles. Replicas that serve each other's
+	// tickets share it; empty means a random per-process secret.
+	Secret []byte
 }
 
 // Server implements the Flight SQL service over a catalog.
@@ -54,6 +57,7 @@ type Server struct {
 	log     *slog.Logger
 	auth    *Authenticator
 	tls     *tls.Config
+	tickets *ticketCodec
 	// sqlInfoIDs are the SqlInfo ids registered with the base server.
 	sqlInfoIDs map[uint32]bool
 }
@@ -72,9 +76,13 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	var err error
 	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS}
 	s.Alloc = env.Mem
-	if err := s.registerSqlInfo(cfg.Version); err != nil {
+	if s.tickets, err = newTicketCodec(cfg.Secret); err != nil {
+		return nil, err
+	}
+	if err = s.registerSqlInfo(cfg.Version); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -13,7 +13,7 @@ import (
 // flightInfo builds the FlightInfo of a planned statement: its schema and one endpoint whose
 // ticket carries the pinned Substrait plan.
 func (s *Server) flightInfo(p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
-	ticket, err := flightsql.CreateStatementQueryTicket(encodeTicket(kindPlan, p.Substrait))
+	ticket, err := flightsql.CreateStatementQueryTicket(s.tickets.encode(kindPlan, p.Substrait, ticketTTL))
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (s *Server) GetSchemaStatement(ctx context.Context, cmd flightsql.Statement
 
 // DoGetStatement runs the plan a statement ticket carries and streams its batches.
 func (s *Server) DoGetStatement(ctx context.Context, t flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
-	plan, err := decodeTicket(kindPlan, t.GetStatementHandle())
+	plan, err := s.tickets.decode(kindPlan, t.GetStatementHandle())
 	if err != nil {
 		return nil, nil, err
 	}

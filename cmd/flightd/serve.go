@@ -16,7 +16,7 @@ import (
 // serveFlags are the options of `flightd serve`.
 type serveFlags struct {
 	root, addr                   string
-	users, tokenKeyFile          string
+	users, secretFile            string
 	tlsCert, tlsKey, tlsClientCA string
 	allowNoAuth                  bool
 }
@@ -28,7 +28,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", envOr("FLIGHTD_ADDR", "127.0.0.1:31337"), "host:port to listen on")
 	fs.StringVar(&f.users, "users", envOr("FLIGHTD_USERS", ""), "users file (name:bcrypt-hash per line); enables authentication")
-	fs.StringVar(&f.tokenKeyFile, "token-key-file", envOr("FLIGHTD_TOKEN_KEY_FILE", ""), "file with the key that signs bearer tokens (share it between replicas)")
+	fs.StringVar(&f.secretFile, "secret-file", envOr("FLIGHTD_SECRET_FILE", ""), "file with the secret that signs tickets and bearer tokens (share it between replicas)")
 	fs.StringVar(&f.tlsCert, "tls-cert", envOr("FLIGHTD_TLS_CERT", ""), "TLS certificate (PEM)")
 	fs.StringVar(&f.tlsKey, "tls-key", envOr("FLIGHTD_TLS_KEY", ""), "TLS private key (PEM)")
 	fs.StringVar(&f.tlsClientCA, "tls-client-ca", envOr("FLIGHTD_TLS_CLIENT_CA", ""), "CA bundle clients must be signed by (mTLS)")
@@ -73,7 +73,12 @@ func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
 		return flightsrv.Config{}, err
 	}
 	cfg := flightsrv.Config{Catalog: cat, Version: version}
-	if cfg.Auth, err = f.authenticator(); err != nil {
+	if f.secretFile != "" {
+		if cfg.Secret, err = os.ReadFile(f.secretFile); err != nil {
+			return cfg, fmt.Errorf("secret: %w", err)
+		}
+	}
+	if cfg.Auth, err = f.authenticator(cfg.Secret); err != nil {
 		return cfg, err
 	}
 	if cfg.Auth == nil && !f.allowNoAuth && !isLoopback(f.addr) {
@@ -85,7 +90,7 @@ func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
 	return cfg, nil
 }
 
-func (f serveFlags) authenticator() (*flightsrv.Authenticator, error) {
+func (f serveFlags) authenticator(secret []byte) (*flightsrv.Authenticator, error) {
 	if f.users == "" {
 		return nil, nil
 	}
@@ -93,13 +98,7 @@ func (f serveFlags) authenticator() (*flightsrv.Authenticator, error) {
 	if err != nil {
 		return nil, err
 	}
-	var key []byte
-	if f.tokenKeyFile != "" {
-		if key, err = os.ReadFile(f.tokenKeyFile); err != nil {
-			return nil, fmt.Errorf("token key: %w", err)
-		}
-	}
-	return flightsrv.NewAuthenticator(users, key, 0)
+	return flightsrv.NewAuthenticator(users, secret, 0)
 }
 
 func (f serveFlags) tlsConfig() (*tls.Config, error) {
