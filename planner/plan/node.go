@@ -21,7 +21,21 @@ type Scan struct {
 	Columns []int // indices into Table.Schema()
 	Filter  Expr  // over the projected columns; nil means none
 	Limit   int64
-	schema  *arrow.Schema
+	// Shard restricts the scan to a subset of the table's morsels, so that one query can be
+	// fetched through several Flight endpoints in parallel. The zero value reads everything.
+	Shard  Shard
+	schema *arrow.Schema
+}
+
+// Shard selects the morsels whose position i in Table.Morsels satisfies i % Count == Index.
+// Count 0 (or 1) means all morsels.
+type Shard struct {
+	Index, Count int
+}
+
+// Keeps reports whether the morsel at position i belongs to the shard.
+func (s Shard) Keeps(i int) bool {
+	return s.Count <= 1 || i%s.Count == s.Index
 }
 
 // NewScan builds a scan of the given columns of t with no filter and no limit.
