@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 
 	"github.com/flightd/flightd/planner"
+	"github.com/flightd/flightd/planner/plan"
 )
 
 // Prepared statements are stateless: the handle holds the SQL text, so any flightd process can
@@ -49,7 +50,7 @@ func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd flights
 	if err != nil {
 		return nil, err
 	}
-	return s.flightInfo(p, desc)
+	return s.flightInfo(ctx, p, desc)
 }
 
 // GetSchemaPreparedStatement returns a prepared statement's result schema.
@@ -68,7 +69,7 @@ func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd flightsql.Prepa
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.run(ctx, p.Substrait)
+	op, err := s.run(ctx, p.Substrait, plan.Shard{})
 	if err != nil {
 		return nil, nil, err
 	}

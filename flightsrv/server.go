@@ -18,6 +18,7 @@ import (
 	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/exec/build"
 	"github.com/flightd/flightd/planner"
+	"github.com/flightd/flightd/planner/plan"
 )
 
 // Names under which the tables appear to Flight SQL metadata calls. flightd has one catalog
@@ -43,6 +44,12 @@ type Config struct {
 	Auth *Authenticator
 	// TLS, when set, serves over TLS (and mTLS when it requires client certificates).
 	TLS *tls.Config
+	// MaxEndpoints is the most endpoints one query's FlightInfo gets (one per shard of the
+	// table's fragments) so that clients can fetch in parallel; ≤ 1 means one endpoint.
+	MaxEndpoints int
+	// Locations are the URIs put in endpoints, round robin, for multi-replica setups; empty
+	// means none (clients reuse their connection).
+	Locations []string
 	// Secret signs tickets and prepared-statement handles. Replicas that serve each other's
 	// tickets share it; empty means a random per-process secret.
 	Secret []byte
@@ -58,6 +65,9 @@ type Server struct {
 	auth    *Authenticator
 	tls     *tls.Config
 	tickets *ticketCodec
+	// maxEndpoints and locations: see Config.
+	maxEndpoints int
+	locations    []string
 	// sqlInfoIDs are the SqlInfo ids registered with the base server.
 	sqlInfoIDs map[uint32]bool
 }
@@ -77,7 +87,8 @@ func New(cfg Config) (*Server, error) {
 		log = slog.Default()
 	}
 	var err error
-	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS}
+	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS,
+		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations}
 	s.Alloc = env.Mem
 	if s.tickets, err = newTicketCodec(cfg.Secret); err != nil {
 		return nil, err
@@ -127,16 +138,23 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx, p.Substrait)
+	return s.run(ctx, p.Substrait, plan.Shard{})
 }
 
-// run plans, optimizes and opens a Substrait plan, returning the root operator (opened).
-func (s *Server) run(ctx context.Context, substraitPlan []byte) (exec.Operator, error) {
+// run plans, optimizes and opens a Substrait plan, restricted to one shard of its scan when
+// shard.Count > 1, returning the root operator (opened).
+func (s *Server) run(ctx context.Context, substraitPlan []byte, shard plan.Shard) (exec.Operator, error) {
 	node, err := s.planner.Logical(ctx, substraitPlan)
 	if err != nil {
 		return nil, err
 	}
-	op, err := build.Build(planner.Optimize(node), s.env)
+	node = planner.Optimize(node)
+	if shard.Count > 1 {
+		if node, err = withShard(node, shard); err != nil {
+			return nil, err
+		}
+	}
+	op, err := build.Build(node, s.env)
 	if err != nil {
 		return nil, err
 	}

@@ -10,20 +10,25 @@ import (
 	"github.com/flightd/flightd/planner"
 )
 
-// flightInfo builds the FlightInfo of a planned statement: its schema and one endpoint whose
-// ticket carries the pinned Substrait plan.
-func (s *Server) flightInfo(p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
-	ticket, err := flightsql.CreateStatementQueryTicket(s.tickets.encode(kindPlan, p.Substrait, ticketTTL))
+// flightInfo builds the FlightInfo of a planned statement: its schema and its endpoints,
+// whose tickets carry the pinned Substrait plan.
+func (s *Server) flightInfo(ctx context.Context, p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	eps, err := s.endpoints(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	return &flight.FlightInfo{
 		Schema:           s.schemaBytes(p.Schema),
 		FlightDescriptor: desc,
-		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: ticket}}},
+		Endpoint:         eps,
 		TotalRecords:     -1,
 		TotalBytes:       -1,
 	}, nil
+}
+
+// statementTicket wraps flightd's ticket bytes in Flight SQL's TicketStatementQuery.
+func statementTicket(b []byte) ([]byte, error) {
+	return flightsql.CreateStatementQueryTicket(b)
 }
 
 // GetFlightInfoStatement plans an ad-hoc SQL query.
@@ -33,7 +38,7 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd flightsql.State
 		return nil, err
 	}
 	s.log.Debug("planned statement", "sql", cmd.GetQuery())
-	return s.flightInfo(p, desc)
+	return s.flightInfo(ctx, p, desc)
 }
 
 // GetSchemaStatement returns the result schema of an ad-hoc SQL query without running it.
@@ -47,11 +52,15 @@ func (s *Server) GetSchemaStatement(ctx context.Context, cmd flightsql.Statement
 
 // DoGetStatement runs the plan a statement ticket carries and streams its batches.
 func (s *Server) DoGetStatement(ctx context.Context, t flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
-	plan, err := s.tickets.decode(kindPlan, t.GetStatementHandle())
+	payload, err := s.tickets.decode(kindPlan, t.GetStatementHandle())
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.run(ctx, plan)
+	shard, plan, err := decodeShard(payload)
+	if err != nil {
+		return nil, nil, err
+	}
+	op, err := s.run(ctx, plan, shard)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/flightd/flightd/flightsrv"
 )
@@ -19,6 +20,8 @@ type serveFlags struct {
 	users, secretFile            string
 	tlsCert, tlsKey, tlsClientCA string
 	allowNoAuth                  bool
+	maxEndpoints                 int
+	locations                    string
 }
 
 // runServe starts the Flight SQL server and blocks until ctx is cancelled (SIGINT/SIGTERM),
@@ -32,6 +35,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.tlsCert, "tls-cert", envOr("FLIGHTD_TLS_CERT", ""), "TLS certificate (PEM)")
 	fs.StringVar(&f.tlsKey, "tls-key", envOr("FLIGHTD_TLS_KEY", ""), "TLS private key (PEM)")
 	fs.StringVar(&f.tlsClientCA, "tls-client-ca", envOr("FLIGHTD_TLS_CLIENT_CA", ""), "CA bundle clients must be signed by (mTLS)")
+	fs.IntVar(&f.maxEndpoints, "max-endpoints", 1, "most endpoints (shards of fragments) one scan query is split into")
+	fs.StringVar(&f.locations, "locations", envOr("FLIGHTD_LOCATIONS", ""), "comma-separated endpoint URIs of the replicas (default: none, clients reuse their connection)")
 	fs.BoolVar(&f.allowNoAuth, "allow-no-auth", false, "serve without authentication on a non-loopback address")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -72,7 +77,10 @@ func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
 	if err != nil {
 		return flightsrv.Config{}, err
 	}
-	cfg := flightsrv.Config{Catalog: cat, Version: version}
+	cfg := flightsrv.Config{Catalog: cat, Version: version, MaxEndpoints: f.maxEndpoints}
+	if f.locations != "" {
+		cfg.Locations = strings.Split(f.locations, ",")
+	}
 	if f.secretFile != "" {
 		if cfg.Secret, err = os.ReadFile(f.secretFile); err != nil {
 			return cfg, fmt.Errorf("secret: %w", err)

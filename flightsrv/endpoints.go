@@ -1,0 +1,122 @@
+package flightsrv
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// A query whose plan is a chain of projections and filters over one scan can be fetched
+// through several endpoints: each ticket carries the same plan and a shard of the table's
+// morsels, and the union of the shards' results is the query's result. Other plans (sorts,
+// aggregates, limits, joins) get one endpoint.
+
+// endpoints returns the endpoints of a planned query: up to s.maxEndpoints shards when the
+// plan allows it, spread over the configured locations.
+func (s *Server) endpoints(ctx context.Context, p *planner.Prepared) ([]*flight.FlightEndpoint, error) {
+	n, err := s.shardCount(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	eps := make([]*flight.FlightEndpoint, n)
+	for i := range n {
+		payload := encodeShard(plan.Shard{Index: i, Count: n}, p.Substrait)
+		ticket, err := statementTicket(s.tickets.encode(kindPlan, payload, ticketTTL))
+		if err != nil {
+			return nil, err
+		}
+		eps[i] = &flight.FlightEndpoint{Ticket: &flight.Ticket{Ticket: ticket}}
+		if len(s.locations) > 0 {
+			eps[i].Location = []*flight.Location{{Uri: s.locations[i%len(s.locations)]}}
+		}
+	}
+	return eps, nil
+}
+
+// shardCount decides how many endpoints a query gets.
+func (s *Server) shardCount(ctx context.Context, p *planner.Prepared) (int, error) {
+	if s.maxEndpoints <= 1 {
+		return 1, nil
+	}
+	node, err := s.planner.Logical(ctx, p.Substrait)
+	if err != nil {
+		return 0, err
+	}
+	scan := shardableScan(planner.Optimize(node))
+	if scan == nil {
+		return 1, nil
+	}
+	morsels, err := scan.Table.Morsels(ctx, catalog.ScanRequest{Columns: scan.Columns, Limit: -1})
+	if err != nil {
+		return 0, err
+	}
+	return max(1, min(len(morsels), s.maxEndpoints)), nil
+}
+
+// shardableScan returns the scan at the bottom of a Project/Filter chain without a limit, or nil.
+func shardableScan(n plan.Node) *plan.Scan {
+	for {
+		switch x := n.(type) {
+		case *plan.Project:
+			n = x.Input
+		case *plan.Filter:
+			n = x.Input
+		case *plan.Scan:
+			if x.Limit >= 0 {
+				return nil
+			}
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// withShard returns n with its shardable scan restricted to sh; n itself is not modified.
+func withShard(n plan.Node, sh plan.Shard) (plan.Node, error) {
+	switch x := n.(type) {
+	case *plan.Project:
+		in, err := withShard(x.Input, sh)
+		cp := *x
+		cp.Input = in
+		return &cp, err
+	case *plan.Filter:
+		in, err := withShard(x.Input, sh)
+		cp := *x
+		cp.Input = in
+		return &cp, err
+	case *plan.Scan:
+		if x.Limit < 0 {
+			cp := *x
+			cp.Shard = sh
+			return &cp, nil
+		}
+	}
+	return nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard %d/%d of a plan that cannot be sharded", sh.Index, sh.Count)
+}
+
+// encodeShard prefixes a plan with its shard: index uvarint | count uvarint | plan.
+func encodeShard(sh plan.Shard, substrait []byte) []byte {
+	b := binary.AppendUvarint(nil, uint64(sh.Index))
+	b = binary.AppendUvarint(b, uint64(sh.Count))
+	return append(b, substrait...)
+}
+
+// decodeShard opens what encodeShard made.
+func decodeShard(b []byte) (plan.Shard, []byte, error) {
+	idx, n1 := binary.Uvarint(b)
+	if n1 <= 0 {
+		return plan.Shard{}, nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard")
+	}
+	cnt, n2 := binary.Uvarint(b[n1:])
+	if n2 <= 0 || cnt > 1<<20 || (cnt > 0 && idx >= cnt) {
+		return plan.Shard{}, nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard")
+	}
+	return plan.Shard{Index: int(idx), Count: int(cnt)}, b[n1+n2:], nil
+}
