@@ -21,6 +21,7 @@ var version = "dev"
 const usage = `usage:
   flightd serve [--root DIR|URL] [--addr HOST:PORT]   serve Flight SQL
   flightd sql   [--root DIR|URL] "STATEMENT"          run one statement and print the result
+  flightd sql   --server HOST:PORT [--user U --password P] "STATEMENT"
   flightd version                                     print the version
 
 --root defaults to $FLIGHTD_ROOT or ./data; --addr to $FLIGHTD_ADDR or 127.0.0.1:31337.

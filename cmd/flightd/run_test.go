@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,4 +62,35 @@ func TestSQLOnPylanceTable(t *testing.T) {
 
 	err = run(context.Background(), []string{"sql", "--root", root, "SELECT * FROM missing"}, &out, &errOut)
 	require.ErrorContains(t, err, "missing")
+}
+
+// TestSQLAgainstServer runs `flightd sql --server` against a running server.
+func TestSQLAgainstServer(t *testing.T) {
+	py := os.Getenv("FLIGHTD_PYTHON")
+	if py == "" {
+		py = filepath.Join("..", "..", ".venv", "bin", "python")
+	}
+	root := t.TempDir()
+	gen := exec.Command(py, filepath.Join("..", "..", "integration", "testdata", "make_tables.py"), root)
+	outGen, err := gen.CombinedOutput()
+	require.NoError(t, err, string(outGen))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve", "--root", root, "--addr", "127.0.0.1:0"}, w, io.Discard) }()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	require.NoError(t, err)
+	addr := strings.Fields(strings.SplitN(line, "listening on ", 2)[1])[0]
+
+	var out bytes.Buffer
+	err = run(context.Background(), []string{"sql", "--server", addr, "SELECT count(*) FROM t WHERE a < 10"}, &out, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, "count_star()\n------------\n9\n(1 rows)\n", out.String())
+
+	cancel()
+	require.NoError(t, <-done)
+	w.Close()
+	r.Close()
 }
