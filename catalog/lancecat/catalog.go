@@ -1,0 +1,161 @@
+// Package lancecat implements catalog.Catalog over Lance datasets in an object store.
+//
+// Every directory "<name>.lance/" directly under the store root that holds committed
+// manifests is the table <name>. LoadTable resolves a catalog.VersionRef to one manifest;
+// the returned Table is an immutable snapshot of that version. Scans read fragments through
+// the Lance file reader (lanceformat/file) and drop deleted rows.
+//
+// Caches (count-bounded LRUs shared by all tables of a Catalog): decoded manifests by
+// (table, version), and opened data-file readers by path. Both hold immutable objects, so
+// they never need invalidation; "latest" is always re-resolved by listing _versions/.
+package lancecat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/lanceio"
+	"github.com/flightd/flightd/lanceformat/table"
+)
+
+// Cache sizes (entries).
+const (
+	manifestCacheSize = 256
+	fileCacheSize     = 1024
+)
+
+const tableSuffix = ".lance"
+
+// Catalog is the Lance catalog. It is safe for concurrent use.
+type Catalog struct {
+	store     lanceio.ObjectStore
+	manifests *lru.Cache[manifestKey, *table.Manifest]
+	files     *lru.Cache[string, *file.Reader]
+}
+
+type manifestKey struct {
+	table   string
+	version uint64
+}
+
+// New returns a catalog of the tables under the root of store.
+func New(store lanceio.ObjectStore) *Catalog {
+	m, err := lru.New[manifestKey, *table.Manifest](manifestCacheSize)
+	if err != nil {
+		panic(err) // only fails for a non-positive size
+	}
+	f, err := lru.New[string, *file.Reader](fileCacheSize)
+	if err != nil {
+		panic(err)
+	}
+	return &Catalog{store: store, manifests: m, files: f}
+}
+
+// ListTables implements catalog.Catalog. It lists the whole store (the ObjectStore interface
+// has no delimiter listing) and keeps the names of "<name>.lance/_versions/*.manifest".
+func (c *Catalog) ListTables(ctx context.Context) ([]string, error) {
+	objs, err := c.store.List(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, o := range objs {
+		parts := strings.Split(o.Path, "/")
+		if len(parts) != 3 || parts[1] != "_versions" {
+			continue
+		}
+		name, ok := strings.CutSuffix(parts[0], tableSuffix)
+		if !ok || !validName(name) {
+			continue
+		}
+		if _, _, ok := table.ParseManifestName(parts[2]); ok {
+			seen[name] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func validName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\\") && path.Clean(name) == name &&
+		name != "." && name != ".."
+}
+
+// LoadTable implements catalog.Catalog.
+func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.VersionRef) (catalog.Table, error) {
+	if !validName(name) {
+		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
+	}
+	ds := table.OpenDataset(c.store, name+tableSuffix)
+	m, err := c.resolve(ctx, name, ds, at)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(name, ds, m, c.files)
+}
+
+// resolve finds the manifest at names, mapping "not found" errors to the catalog sentinels.
+func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, at catalog.VersionRef) (*table.Manifest, error) {
+	latest, err := ds.LatestVersion(ctx)
+	if errors.Is(err, table.ErrVersionNotFound) {
+		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load table %q: %w", name, err)
+	}
+	var m *table.Manifest
+	switch {
+	case at.IsLatest():
+		m, err = c.checkout(ctx, name, ds, latest)
+	case at.Version != 0:
+		m, err = c.checkout(ctx, name, ds, at.Version)
+	case at.Tag != "":
+		var t table.Tag
+		if t, err = ds.Tag(ctx, at.Tag); err == nil {
+			if t.Branch != "" && t.Branch != "main" {
+				err = fmt.Errorf("tag %q is on branch %q: not supported yet: branches", at.Tag, t.Branch)
+			} else {
+				m, err = c.checkout(ctx, name, ds, t.Version)
+			}
+		}
+	default:
+		m, err = ds.CheckoutAsOf(ctx, at.Timestamp)
+		if err == nil {
+			c.manifests.Add(manifestKey{name, m.Version()}, m)
+		}
+	}
+	if errors.Is(err, table.ErrVersionNotFound) || errors.Is(err, table.ErrTagNotFound) {
+		return nil, fmt.Errorf("load table %q at %s: %w: %w", name, at, catalog.ErrNoSuchVersion, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load table %q at %s: %w", name, at, err)
+	}
+	return m, nil
+}
+
+func (c *Catalog) checkout(ctx context.Context, name string, ds *table.Dataset, v uint64) (*table.Manifest, error) {
+	key := manifestKey{name, v}
+	if m, ok := c.manifests.Get(key); ok {
+		return m, nil
+	}
+	m, err := ds.Checkout(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	c.manifests.Add(key, m)
+	return m, nil
+}
+
+var _ catalog.Catalog = (*Catalog)(nil)

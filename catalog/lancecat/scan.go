@@ -1,0 +1,172 @@
+package lancecat
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/schema"
+	"github.com/flightd/flightd/lanceformat/table"
+)
+
+// batchRows is the largest number of physical rows read per output batch.
+const batchRows = 64 << 10
+
+// fileGroup is the requested columns that live in one data file.
+type fileGroup struct {
+	reader *file.Reader
+	ids    []int32 // top-level field ids to read
+	out    []int   // their positions in the output schema
+}
+
+// columnPlan says where each requested column comes from.
+type columnPlan struct {
+	schema  *arrow.Schema
+	groups  []fileGroup
+	missing []int // output positions of columns no data file of the fragment holds (all null)
+}
+
+// planColumns maps the requested columns to the fragment's data files. A column lives in
+// the file whose field list holds any id of the column's subtree (2.1+ files list only leaf
+// ids); a column found in no file reads as nulls.
+func (t *Table) planColumns(ctx context.Context, fi int, cols []int) (*columnPlan, error) {
+	f := t.m.Fragments()[fi]
+	fields := make([]arrow.Field, len(cols))
+	plan := &columnPlan{}
+	byFile := map[int]int{} // data file index -> group index
+	for out, ci := range cols {
+		if ci < 0 || ci >= len(t.schema.Fields) {
+			return nil, fmt.Errorf("scan table %q: column %d out of range (%d columns)", t.name, ci, len(t.schema.Fields))
+		}
+		sf := t.schema.Fields[ci]
+		fields[out] = t.arrow.Field(ci)
+		dfi := fileHolding(t.m.Fragments()[fi].GetFiles(), sf.PreOrder())
+		if dfi < 0 {
+			plan.missing = append(plan.missing, out)
+			continue
+		}
+		gi, ok := byFile[dfi]
+		if !ok {
+			r, err := t.reader(ctx, fi, dfi)
+			if err != nil {
+				return nil, fmt.Errorf("scan table %q version %d fragment %d: %w", t.name, t.Version(), f.GetId(), err)
+			}
+			gi = len(plan.groups)
+			byFile[dfi] = gi
+			plan.groups = append(plan.groups, fileGroup{reader: r})
+		}
+		plan.groups[gi].ids = append(plan.groups[gi].ids, sf.ID)
+		plan.groups[gi].out = append(plan.groups[gi].out, out)
+	}
+	md := t.arrow.Metadata()
+	plan.schema = arrow.NewSchema(fields, &md)
+	return plan, nil
+}
+
+// fileHolding returns the index of the data file holding any of the fields, or -1.
+func fileHolding[F interface{ GetFields() []int32 }](files []F, fields []*schema.Field) int {
+	for i, df := range files {
+		for _, sf := range fields {
+			if slices.Contains(df.GetFields(), sf.ID) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// scanReader reads one morsel batch by batch.
+type scanReader struct {
+	t      *Table
+	plan   *columnPlan
+	dv     *table.DeletionVector
+	next   uint64 // next physical row to read
+	end    uint64
+	mem    memory.Allocator
+	closed bool
+}
+
+// Schema implements catalog.RecordReader.
+func (r *scanReader) Schema() *arrow.Schema { return r.plan.schema }
+
+// Close implements catalog.RecordReader.
+func (r *scanReader) Close() error {
+	r.closed = true
+	return nil
+}
+
+// Next implements catalog.RecordReader.
+func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for !r.closed && r.next < r.end {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		start, end := r.next, min(r.next+batchRows, r.end)
+		r.next = end
+		deleted := r.dv.CountIn(start, end)
+		live := int(end-start) - deleted
+		if live == 0 {
+			continue
+		}
+		var rows []uint64
+		if deleted > 0 {
+			rows = make([]uint64, 0, live)
+			for row := start; row < end; row++ {
+				if !r.dv.Contains(row) {
+					rows = append(rows, row)
+				}
+			}
+		}
+		rec, err := r.batch(ctx, start, end, rows, live)
+		if err != nil {
+			return nil, fmt.Errorf("scan table %q version %d rows [%d,%d): %w",
+				r.t.name, r.t.Version(), start, end, err)
+		}
+		return rec, nil
+	}
+	return nil, nil
+}
+
+// batch reads rows [start, end), or only rows if it is not nil, into one record batch.
+func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64, n int) (_ arrow.RecordBatch, err error) {
+	cols := make([]arrow.Array, r.plan.schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for _, g := range r.plan.groups {
+		var arrs []arrow.Array
+		if rows == nil {
+			arrs, err = g.reader.ReadRange(ctx, g.ids, start, end, r.mem)
+		} else {
+			arrs, err = g.reader.Take(ctx, g.ids, rows, r.mem)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range arrs {
+			cols[g.out[i]] = a
+		}
+	}
+	for _, out := range r.plan.missing {
+		cols[out] = array.MakeArrayOfNull(r.mem, r.plan.schema.Field(out).Type, n)
+	}
+	for i, c := range cols {
+		want := r.plan.schema.Field(i)
+		if c.Len() != n {
+			return nil, fmt.Errorf("column %q: %d values, want %d", want.Name, c.Len(), n)
+		}
+		if !arrow.TypeEqual(c.DataType(), want.Type) {
+			return nil, fmt.Errorf("column %q: data file type %s, table type %s", want.Name, c.DataType(), want.Type)
+		}
+	}
+	return array.NewRecordBatch(r.plan.schema, cols, int64(n)), nil
+}

@@ -1,0 +1,184 @@
+package lancecat
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/schema"
+	"github.com/flightd/flightd/lanceformat/table"
+)
+
+// morselRows is the largest number of physical rows in one morsel.
+const morselRows = 1 << 20
+
+// Table is one Lance table at one version. It is immutable and safe for concurrent use.
+type Table struct {
+	name   string
+	ds     *table.Dataset
+	m      *table.Manifest
+	schema *schema.Schema
+	arrow  *arrow.Schema
+	frags  map[uint64]int // fragment id -> index in m.Fragments()
+	files  *lru.Cache[string, *file.Reader]
+
+	mu        sync.Mutex
+	deletions map[uint64]*table.DeletionVector // loaded lazily per fragment
+}
+
+func newTable(name string, ds *table.Dataset, m *table.Manifest, files *lru.Cache[string, *file.Reader]) (*Table, error) {
+	sc, err := schema.FromProto(m.Fields())
+	if err != nil {
+		return nil, fmt.Errorf("table %q version %d: schema: %w", name, m.Version(), err)
+	}
+	if md := m.Proto.GetSchemaMetadata(); len(md) > 0 {
+		sc.Metadata = make(map[string]string, len(md))
+		for k, v := range md {
+			sc.Metadata[k] = string(v)
+		}
+	}
+	t := &Table{
+		name: name, ds: ds, m: m, schema: sc, arrow: sc.ToArrow(),
+		frags: make(map[uint64]int, len(m.Fragments())),
+		files: files, deletions: map[uint64]*table.DeletionVector{},
+	}
+	for i, f := range m.Fragments() {
+		t.frags[f.GetId()] = i
+	}
+	return t, nil
+}
+
+// Name implements catalog.Table.
+func (t *Table) Name() string { return t.name }
+
+// Version implements catalog.Table.
+func (t *Table) Version() uint64 { return t.m.Version() }
+
+// Schema implements catalog.Table.
+func (t *Table) Schema() *arrow.Schema { return t.arrow }
+
+// Manifest is the manifest of this snapshot.
+func (t *Table) Manifest() *table.Manifest { return t.m }
+
+// Stats implements catalog.Table. Rows is -1 when a fragment does not record its physical
+// row count or its number of deleted rows (very old writers).
+func (t *Table) Stats() catalog.Stats {
+	st := catalog.Stats{Fragments: len(t.m.Fragments())}
+	for _, f := range t.m.Fragments() {
+		del := f.GetDeletionFile()
+		if f.GetPhysicalRows() == 0 || (del != nil && del.GetNumDeletedRows() == 0) {
+			st.Rows = -1
+			return st
+		}
+		st.Rows += int64(f.GetPhysicalRows() - del.GetNumDeletedRows())
+	}
+	return st
+}
+
+// Morsels implements catalog.Table: one morsel per fragment, split into ranges of at most
+// 1Mi physical rows. With a limit, morsels stop once they hold enough live rows.
+func (t *Table) Morsels(ctx context.Context, req catalog.ScanRequest) ([]catalog.Morsel, error) {
+	var out []catalog.Morsel
+	var live int64
+	for fi, f := range t.m.Fragments() {
+		if req.Limit >= 0 && live >= req.Limit {
+			break
+		}
+		n, err := t.physicalRows(ctx, fi)
+		if err != nil {
+			return nil, err
+		}
+		for start := int64(0); start < n; start += morselRows {
+			out = append(out, catalog.Morsel{Fragment: f.GetId(), Start: start, End: min(start+morselRows, n)})
+		}
+		live += n - int64(f.GetDeletionFile().GetNumDeletedRows())
+	}
+	return out, nil
+}
+
+// physicalRows is the fragment's physical row count, read from its first data file when the
+// manifest does not record it.
+func (t *Table) physicalRows(ctx context.Context, fi int) (int64, error) {
+	f := t.m.Fragments()[fi]
+	if n := f.GetPhysicalRows(); n > 0 || len(f.GetFiles()) == 0 {
+		return int64(n), nil
+	}
+	r, err := t.reader(ctx, fi, 0)
+	if err != nil {
+		return 0, fmt.Errorf("table %q version %d fragment %d: row count: %w", t.name, t.Version(), f.GetId(), err)
+	}
+	return int64(r.NumRows()), nil
+}
+
+// reader opens (or finds in the cache) the reader of data file dfi of fragment fi.
+func (t *Table) reader(ctx context.Context, fi, dfi int) (*file.Reader, error) {
+	df := t.m.Fragments()[fi].GetFiles()[dfi]
+	if df.BaseId != nil {
+		return nil, fmt.Errorf("data file %s with base_id: not supported yet: base paths", df.GetPath())
+	}
+	p := t.ds.Path("data/" + df.GetPath())
+	if r, ok := t.files.Get(p); ok {
+		return r, nil
+	}
+	r, err := file.Open(ctx, t.ds.Store(), p)
+	if err != nil {
+		return nil, err
+	}
+	t.files.Add(p, r)
+	return r, nil
+}
+
+// deletionVector returns the fragment's deleted offsets (nil if none), loading them once.
+func (t *Table) deletionVector(ctx context.Context, fi int) (*table.DeletionVector, error) {
+	f := t.m.Fragments()[fi]
+	if f.GetDeletionFile() == nil {
+		return nil, nil
+	}
+	t.mu.Lock()
+	dv, ok := t.deletions[f.GetId()]
+	t.mu.Unlock()
+	if ok {
+		return dv, nil
+	}
+	dv, err := t.ds.ReadDeletionVector(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("table %q version %d fragment %d: %w", t.name, t.Version(), f.GetId(), err)
+	}
+	t.mu.Lock()
+	t.deletions[f.GetId()] = dv
+	t.mu.Unlock()
+	return dv, nil
+}
+
+// Scan implements catalog.Table.
+func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Morsel, mem memory.Allocator) (catalog.RecordReader, error) {
+	fi, ok := t.frags[m.Fragment]
+	if !ok {
+		return nil, fmt.Errorf("scan table %q version %d: no fragment %d", t.name, t.Version(), m.Fragment)
+	}
+	n, err := t.physicalRows(ctx, fi)
+	if err != nil {
+		return nil, err
+	}
+	if m.Start < 0 || m.Start > m.End || m.End > n {
+		return nil, fmt.Errorf("scan table %q version %d fragment %d: rows [%d,%d) out of range (%d rows)",
+			t.name, t.Version(), m.Fragment, m.Start, m.End, n)
+	}
+	plan, err := t.planColumns(ctx, fi, req.Columns)
+	if err != nil {
+		return nil, err
+	}
+	dv, err := t.deletionVector(ctx, fi)
+	if err != nil {
+		return nil, err
+	}
+	return &scanReader{t: t, plan: plan, dv: dv, next: uint64(m.Start), end: uint64(m.End), mem: mem}, nil
+}
+
+var _ catalog.Table = (*Table)(nil)

@@ -1,0 +1,55 @@
+// Package blobstore opens lanceio.ObjectStore implementations from URLs.
+//
+// Supported schemes:
+//
+//	file:///abs/dir, /abs/dir, rel/dir   local files (FileStore, implemented directly on os)
+//	mem://                                a fresh in-process bucket (gocloud memblob)
+//	s3://, gs://, azblob://               gocloud.dev/blob URL openers (BucketStore)
+//
+// Local files do not go through gocloud's fileblob: its create-if-absent is only atomic
+// within one process and it writes .attrs sidecars. FileStore commits with a hard link of
+// a fully written temporary file instead, which is atomic across processes.
+package blobstore
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // registers azblob://
+	_ "gocloud.dev/blob/gcsblob"   // registers gs://
+	_ "gocloud.dev/blob/memblob"   // registers mem://
+	_ "gocloud.dev/blob/s3blob"    // registers s3://
+
+	"github.com/flightd/flightd/lanceformat/lanceio"
+)
+
+// Open returns the object store named by rawURL. A URL with no scheme is a local path.
+// Every Open("mem://") returns a new, empty store.
+func Open(ctx context.Context, rawURL string) (lanceio.ObjectStore, error) {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return NewFileStore(rawURL)
+	}
+	switch scheme {
+	case "file":
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			return nil, fmt.Errorf("open store %q: %w", rawURL, err)
+		}
+		if u.Host != "" && u.Host != "localhost" {
+			return nil, fmt.Errorf("open store %q: file URL with host %q not supported", rawURL, u.Host)
+		}
+		return NewFileStore(u.Path)
+	case "mem", "s3", "gs", "azblob":
+		b, err := blob.OpenBucket(ctx, rawURL)
+		if err != nil {
+			return nil, fmt.Errorf("open store %s://%s: %w", scheme, rest, err)
+		}
+		return NewBucketStore(b), nil
+	default:
+		return nil, fmt.Errorf("open store %q: unsupported scheme %q", rawURL, scheme)
+	}
+}

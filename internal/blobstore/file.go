@@ -1,0 +1,250 @@
+package blobstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/flightd/flightd/lanceformat/lanceio"
+)
+
+// tmpPrefix starts the names of FileStore's temporary files. List never shows them.
+const tmpPrefix = ".flightd-tmp-"
+
+// FileStore is a lanceio.ObjectStore over a local directory.
+//
+// Writes go to a temporary file in the target's directory first. Put then renames it over
+// the target; PutIfAbsent hard-links it to the target (link(2) fails with EEXIST if the
+// target exists, atomically across processes) and removes the temporary name.
+type FileStore struct {
+	root string
+}
+
+// NewFileStore returns a store rooted at dir, which is created if missing.
+func NewFileStore(dir string) (*FileStore, error) {
+	if dir == "" {
+		return nil, errors.New("open file store: empty path")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open file store %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("open file store %s: %w", dir, err)
+	}
+	return &FileStore{root: abs}, nil
+}
+
+// Root is the absolute directory the store is rooted at.
+func (s *FileStore) Root() string { return s.root }
+
+// local maps an object path to a file path, rejecting paths that escape the root.
+func (s *FileStore) local(p string) (string, error) {
+	if p == "" || strings.HasPrefix(p, "/") || path.Clean(p) != p || p == ".." ||
+		strings.HasPrefix(p, "../") {
+		return "", fmt.Errorf("invalid object path %q", p)
+	}
+	if strings.HasPrefix(path.Base(p), tmpPrefix) {
+		return "", fmt.Errorf("invalid object path %q: reserved name", p)
+	}
+	return filepath.Join(s.root, filepath.FromSlash(p)), nil
+}
+
+func mapOSError(op, p string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: %w", op, p, lanceio.ErrNotFound)
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%s %s: %w", op, p, lanceio.ErrAlreadyExists)
+	default:
+		return fmt.Errorf("%s %s: %w", op, p, err)
+	}
+}
+
+// ReadRange implements lanceio.ObjectStore.
+func (s *FileStore) ReadRange(ctx context.Context, p string, off, n int64) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	if off < 0 || n < 0 {
+		return nil, fmt.Errorf("read %s: invalid range offset %d length %d", p, off, n)
+	}
+	f, err := os.Open(lp)
+	if err != nil {
+		return nil, mapOSError("read", p, err)
+	}
+	defer func() { _ = f.Close() }() // read side: a close error cannot lose data
+	buf := make([]byte, n)
+	m, err := f.ReadAt(buf, off)
+	if err != nil && (!errors.Is(err, io.EOF) || int64(m) != n) {
+		return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
+	}
+	return buf, nil
+}
+
+// Size implements lanceio.ObjectStore.
+func (s *FileStore) Size(ctx context.Context, p string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return 0, fmt.Errorf("size %s: %w", p, err)
+	}
+	st, err := os.Stat(lp)
+	if err != nil {
+		return 0, mapOSError("size", p, err)
+	}
+	if st.IsDir() {
+		return 0, fmt.Errorf("size %s: %w (a directory)", p, lanceio.ErrNotFound)
+	}
+	return st.Size(), nil
+}
+
+// List implements lanceio.ObjectStore.
+func (s *FileStore) List(ctx context.Context, prefix string) ([]lanceio.ObjectInfo, error) {
+	// Walk from the deepest directory the prefix names, then filter by the full prefix.
+	dir := ""
+	if i := strings.LastIndex(prefix, "/"); i >= 0 {
+		dir = prefix[:i]
+	}
+	start := s.root
+	if dir != "" {
+		start = filepath.Join(s.root, filepath.FromSlash(dir))
+	}
+	var out []lanceio.ObjectInfo
+	err := filepath.WalkDir(start, func(lp string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasPrefix(d.Name(), tmpPrefix) {
+			return nil
+		}
+		rel, err := filepath.Rel(s.root, lp)
+		if err != nil {
+			return err
+		}
+		p := filepath.ToSlash(rel)
+		if !strings.HasPrefix(p, prefix) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while listing
+			}
+			return err
+		}
+		out = append(out, lanceio.ObjectInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %q: %w", prefix, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// writeTemp writes data to a new temporary file beside lp and returns its name.
+func writeTemp(lp string, data []byte) (string, error) {
+	dir := filepath.Dir(lp)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(dir, tmpPrefix+filepath.Base(lp)+"-"+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// Put implements lanceio.ObjectStore.
+func (s *FileStore) Put(ctx context.Context, p string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return fmt.Errorf("put %s: %w", p, err)
+	}
+	tmp, err := writeTemp(lp, data)
+	if err != nil {
+		return fmt.Errorf("put %s: %w", p, err)
+	}
+	if err := os.Rename(tmp, lp); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("put %s: %w", p, err)
+	}
+	return nil
+}
+
+// PutIfAbsent implements lanceio.ObjectStore.
+func (s *FileStore) PutIfAbsent(ctx context.Context, p string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return fmt.Errorf("put if absent %s: %w", p, err)
+	}
+	tmp, err := writeTemp(lp, data)
+	if err != nil {
+		return fmt.Errorf("put if absent %s: %w", p, err)
+	}
+	// The temporary name goes whether or not the link won; a leftover is hidden from List.
+	defer func() { _ = os.Remove(tmp) }()
+	if err := os.Link(tmp, lp); err != nil {
+		return mapOSError("put if absent", p, err)
+	}
+	return nil
+}
+
+// Delete implements lanceio.ObjectStore.
+func (s *FileStore) Delete(ctx context.Context, p string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", p, err)
+	}
+	if st, err := os.Stat(lp); err == nil && st.IsDir() {
+		return fmt.Errorf("delete %s: %w (a directory)", p, lanceio.ErrNotFound)
+	}
+	if err := os.Remove(lp); err != nil {
+		return mapOSError("delete", p, err)
+	}
+	return nil
+}
+
+var _ lanceio.ObjectStore = (*FileStore)(nil)

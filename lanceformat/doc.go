@@ -1,0 +1,20 @@
+// Package lanceformat is the root of the Lance table- and file-format code. It knows nothing
+// about SQL, catalogs or object-store products; everything above it sees Lance datasets only
+// through catalog/lancecat.
+//
+//	lanceio            storage interface (ObjectStore) and decorators (CountingStore)
+//	encoding           2.0 and 2.1/2.2 page encodings
+//	schema             Lance field tree <-> Arrow schema
+//	file               Lance v2 data files (2.0, 2.1, 2.2)
+//	table              manifests, versions, tags, feature flags, deletion files, row ids
+//	internal/lancepb   generated protobufs (sources in proto/lance)
+//
+// Table format supported for reading: manifest trailer 0.1/0.2; V1 and V2 manifest names;
+// reader feature flags 1 (deletion files), 2 (stable row ids), 4, 8 and 32. Datasets with
+// any other reader flag are refused with table.ErrUnsupportedFeature.
+//
+// Not supported yet: base paths (flag 16), branches, detached versions, data overlays
+// (flag 64), legacy v1 data files, commits (writing manifests).
+//
+// This package itself holds only the go:generate directive for the protobufs (gen.go).
+package lanceformat
