@@ -101,9 +101,10 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 	ds := table.OpenDataset(c.store, name+tableSuffix)
 	m, err := c.resolve(ctx, name, ds, at)
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
-	return newTable(name, ds, m, c.files)
+	t, err := newTable(name, ds, m, c.files)
+	return t, classify(err)
 }
 
 // resolve finds the manifest at names, mapping "not found" errors to the catalog sentinels.

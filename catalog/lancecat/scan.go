@@ -124,8 +124,8 @@ func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		rec, err := r.batch(ctx, start, end, rows, live)
 		if err != nil {
-			return nil, fmt.Errorf("scan table %q version %d rows [%d,%d): %w",
-				r.t.name, r.t.Version(), start, end, err)
+			return nil, classify(fmt.Errorf("scan table %q version %d rows [%d,%d): %w",
+				r.t.name, r.t.Version(), start, end, err))
 		}
 		return rec, nil
 	}

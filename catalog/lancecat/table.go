@@ -164,7 +164,7 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Mor
 	}
 	n, err := t.physicalRows(ctx, fi)
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	if m.Start < 0 || m.Start > m.End || m.End > n {
 		return nil, fmt.Errorf("scan table %q version %d fragment %d: rows [%d,%d) out of range (%d rows)",
@@ -172,11 +172,11 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Mor
 	}
 	plan, err := t.planColumns(ctx, fi, req.Columns)
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	dv, err := t.deletionVector(ctx, fi)
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	return &scanReader{t: t, plan: plan, dv: dv, next: uint64(m.Start), end: uint64(m.End), mem: mem}, nil
 }
