@@ -1,0 +1,217 @@
+package expr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flightd/flightd/exec/kernel"
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// scalarFunc computes a function over evaluated arguments of equal length n.
+type scalarFunc func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error)
+
+// funcDef is a scalar function with its arity bounds: minimum and maximum number of
+// arguments (-1: unbounded). A strict function returns NULL whenever an argument is NULL, so
+// an argument of type NULL makes the whole result NULL without running the kernel.
+type funcDef struct {
+	fn       scalarFunc
+	min, max int
+	strict   bool
+}
+
+var scalarFuncs = map[string]funcDef{
+	"equal":       {compareFunc("equal"), 2, 2, true},
+	"not_equal":   {compareFunc("not_equal"), 2, 2, true},
+	"lt":          {compareFunc("less"), 2, 2, true},
+	"lte":         {compareFunc("less_equal"), 2, 2, true},
+	"gt":          {compareFunc("greater"), 2, 2, true},
+	"gte":         {compareFunc("greater_equal"), 2, 2, true},
+	"and":         {foldFunc("and_kleene"), 1, -1, false},
+	"or":          {foldFunc("or_kleene"), 1, -1, false},
+	"not":         {notFunc, 1, 1, false},
+	"is_null":     {isNullFunc(false), 1, 1, false},
+	"is_not_null": {isNullFunc(true), 1, 1, false},
+	"add":         {arithFunc("add", kernel.OpAdd), 2, 2, true},
+	"subtract":    {arithFunc("subtract", kernel.OpSubtract), 2, 2, true},
+	"multiply":    {arithFunc("multiply", kernel.OpMultiply), 2, 2, true},
+	"divide":      {divideFunc, 2, 2, true},
+	"modulus":     {ownFunc2(kernel.Modulus), 2, 2, true},
+	"negate":      {negateFunc, 1, 1, true},
+	"coalesce":    {coalesceFunc, 1, -1, false},
+}
+
+// callEval evaluates every argument, then the function.
+type callEval struct {
+	name   string
+	fn     scalarFunc
+	strict bool
+	args   []Evaluator
+	dt     arrow.DataType
+	mem    memory.Allocator
+}
+
+func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
+	switch c.Func {
+	case "case":
+		return compileCase(c, mem)
+	case "like":
+		return compileLike(c, mem)
+	}
+	def, ok := scalarFuncs[c.Func]
+	if !ok {
+		return nil, dberr.NotSupported("function " + c.Func)
+	}
+	if len(c.Args) < def.min || (def.max >= 0 && len(c.Args) > def.max) {
+		return nil, dberr.New(dberr.Internal, "%s: %d arguments", c.Func, len(c.Args))
+	}
+	args, err := CompileAll(c.Args, mem)
+	if err != nil {
+		return nil, err
+	}
+	return &callEval{name: c.Func, fn: def.fn, strict: def.strict, args: args, dt: c.DataType, mem: mem}, nil
+}
+
+func (c *callEval) Type() arrow.DataType { return c.dt }
+
+func (c *callEval) Eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	args, err := evalArgs(ctx, c.args, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(args)
+	if c.strict {
+		for _, a := range args {
+			if a.DataType().ID() == arrow.NULL {
+				return array.MakeArrayOfNull(c.mem, c.dt, int(b.NumRows())), nil
+			}
+		}
+	}
+	out, err := c.fn(ctx, c.mem, args)
+	if err != nil {
+		return nil, err
+	}
+	return conform(ctx, c.mem, out, c.dt)
+}
+
+// conform casts out to dt when a kernel returned a different (wider) type, as arrow's
+// decimal arithmetic does. It takes ownership of out.
+func conform(ctx context.Context, mem memory.Allocator, out arrow.Array, dt arrow.DataType) (arrow.Array, error) {
+	if dt == nil || arrow.TypeEqual(out.DataType(), dt) {
+		return out, nil
+	}
+	defer out.Release()
+	res, err := compute.CastArray(compute.WithAllocator(ctx, mem), out, compute.SafeCastOptions(dt))
+	if err != nil {
+		return nil, dberr.Wrap(dberr.Conversion, err, "cast result of type %s to %s", out.DataType(), dt)
+	}
+	return res, nil
+}
+
+func computeFunc(name string) scalarFunc {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		out, err := callCompute(ctx, mem, name, nil, args...)
+		if err != nil {
+			return nil, computeErr(name, args, err)
+		}
+		return out, nil
+	}
+}
+
+// compareFunc is a comparison: arrow's kernels, exec/kernel's for booleans.
+func compareFunc(name string) scalarFunc {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		if args[0].DataType().ID() == arrow.BOOL {
+			return kernel.CompareBools(mem, name, args[0], args[1])
+		}
+		return computeFunc(name)(ctx, mem, args)
+	}
+}
+
+// foldFunc applies a binary compute function left to right over any number of arguments.
+func foldFunc(name string) scalarFunc {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		acc := args[0]
+		acc.Retain()
+		for _, a := range args[1:] {
+			next, err := callCompute(ctx, mem, name, nil, acc, a)
+			acc.Release()
+			if err != nil {
+				return nil, computeErr(name, args, err)
+			}
+			acc = next
+		}
+		return acc, nil
+	}
+}
+
+// arithFunc is add, subtract or multiply: exec/kernel's overflow-checked loops for
+// integers and floats (arrow's checked kernels also check the junk under NULL slots, and
+// fail on it), arrow's kernels for decimals.
+func arithFunc(name string, op int) scalarFunc {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		out, ok, err := kernel.Arith(mem, op, args[0], args[1])
+		if ok {
+			return out, err
+		}
+		return computeFunc(name)(ctx, mem, args)
+	}
+}
+
+// notFunc is NOT: NULL stays NULL. (arrow-go v18.8.0's "not" ignores the offset of a sliced
+// array's validity bitmap, so it is done here.)
+func notFunc(_ context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+	return kernel.Not(mem, args[0])
+}
+
+// isNullFunc is IS NULL (or IS NOT NULL when negate).
+func isNullFunc(negate bool) scalarFunc {
+	return func(_ context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		return kernel.IsNull(mem, args[0], negate), nil
+	}
+}
+
+func ownFunc2(fn func(memory.Allocator, arrow.Array, arrow.Array) (arrow.Array, error)) scalarFunc {
+	return func(_ context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		return fn(mem, args[0], args[1])
+	}
+}
+
+func divideFunc(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+	if isDecimal(args[0].DataType()) {
+		return computeFunc("divide")(ctx, mem, args)
+	}
+	return kernel.Divide(mem, args[0], args[1])
+}
+
+func negateFunc(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+	if isDecimal(args[0].DataType()) {
+		return computeFunc("negate")(ctx, mem, args)
+	}
+	return kernel.Negate(mem, args[0])
+}
+
+func isDecimal(dt arrow.DataType) bool {
+	return dt.ID() == arrow.DECIMAL128 || dt.ID() == arrow.DECIMAL256
+}
+
+// computeErr classifies an error from arrow's compute.
+func computeErr(name string, args []arrow.Array, err error) error {
+	types := make([]string, len(args))
+	for i, a := range args {
+		types[i] = a.DataType().String()
+	}
+	what := fmt.Sprintf("%s(%s)", name, strings.Join(types, ", "))
+	if errors.Is(err, arrow.ErrNotImplemented) || errors.Is(err, arrow.ErrNotFound) {
+		return dberr.Wrap(dberr.NotImplemented, err, "not supported yet: %s", what)
+	}
+	return dberr.Wrap(dberr.Internal, err, "evaluate %s", what)
+}

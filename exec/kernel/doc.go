@@ -1,0 +1,8 @@
+// Package kernel holds the executor's own vectorized building blocks where arrow-go's
+// compute package has none: typed output buffers, row-key encoding for hashing, 128-bit
+// sums, integer division and modulus with DuckDB's error semantics, float-to-integer casts
+// and LIKE matching.
+//
+// Kernels take arrow.Array inputs of identical length and allocate every output buffer from
+// the allocator they are given; the caller owns (and must Release) what they return.
+package kernel

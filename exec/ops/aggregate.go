@@ -1,0 +1,353 @@
+package ops
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/exec/expr"
+	"github.com/flightd/flightd/exec/kernel"
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// Aggregate is a hash aggregate: it groups its whole input by the group-by expressions and
+// computes the aggregates per group. Output columns are the group keys, then the
+// aggregates; groups come out in order of first appearance. NULL keys form one group.
+// Without GROUP BY it yields exactly one row, even on empty input (count 0, others NULL).
+//
+// Supported: count(*), count(x), sum, avg, min, max, each with DISTINCT and FILTER. Keys may
+// be of any type kernel.NewKeyEncoder supports. The state is not yet spilled or reserved
+// against a memory pool, and the input is consumed by one goroutine.
+type Aggregate struct {
+	input   exec.Operator
+	groupBy []plan.Expr
+	aggs    []plan.AggCall
+	schema  *arrow.Schema
+	env     exec.Env
+
+	keyEvals []expr.Evaluator
+	args     []expr.Evaluator // per aggregate; nil for count(*)
+	filters  []expr.Evaluator // per aggregate; nil when no FILTER
+	accs     []accumulator
+	seen     []map[string]struct{} // per DISTINCT aggregate: (group, value) pairs seen
+
+	groups    map[string]int32
+	nGroups   int
+	keyChunks [][]arrow.Array // per key column: the key values of new groups, batch by batch
+	keyBuf    []byte
+	out       splitter
+	done      bool
+}
+
+// NewAggregate builds an aggregate over input with the given output schema.
+func NewAggregate(input exec.Operator, groupBy []plan.Expr, aggs []plan.AggCall, schema *arrow.Schema, env exec.Env) *Aggregate {
+	env = env.WithDefaults()
+	return &Aggregate{input: input, groupBy: groupBy, aggs: aggs, schema: schema, env: env,
+		out: splitter{size: int64(env.BatchSize)}}
+}
+
+// Schema implements exec.Operator.
+func (a *Aggregate) Schema() *arrow.Schema { return a.schema }
+
+// Open implements exec.Operator: it compiles the expressions and creates the states.
+func (a *Aggregate) Open(ctx context.Context) error {
+	var err error
+	if a.keyEvals, err = expr.CompileAll(a.groupBy, a.env.Mem); err != nil {
+		return err
+	}
+	n := len(a.aggs)
+	a.args, a.filters = make([]expr.Evaluator, n), make([]expr.Evaluator, n)
+	a.accs, a.seen = make([]accumulator, n), make([]map[string]struct{}, n)
+	for i, call := range a.aggs {
+		if err := a.compileAgg(i, call); err != nil {
+			return err
+		}
+	}
+	a.groups = map[string]int32{}
+	a.keyChunks = make([][]arrow.Array, len(a.groupBy))
+	if len(a.groupBy) == 0 {
+		a.addGroups(1)
+	}
+	return a.input.Open(ctx)
+}
+
+func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
+	var argType arrow.DataType
+	switch len(call.Args) {
+	case 0:
+	case 1:
+		ev, err := expr.Compile(call.Args[0], a.env.Mem)
+		if err != nil {
+			return err
+		}
+		a.args[i], argType = ev, call.Args[0].Type()
+	default:
+		return dberr.NotSupported("aggregate " + call.Func + " with several arguments")
+	}
+	if call.Filter != nil {
+		ev, err := expr.Compile(call.Filter, a.env.Mem)
+		if err != nil {
+			return err
+		}
+		a.filters[i] = ev
+	}
+	if call.Distinct && a.args[i] != nil {
+		a.seen[i] = map[string]struct{}{}
+	}
+	acc, err := newAccumulator(call, argType)
+	if err != nil {
+		return err
+	}
+	a.accs[i] = acc
+	return nil
+}
+
+func (a *Aggregate) addGroups(n int) {
+	a.nGroups += n
+	for _, acc := range a.accs {
+		acc.resize(a.nGroups)
+	}
+}
+
+// Next implements exec.Operator. The first call consumes the whole input.
+func (a *Aggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !a.done {
+		a.done = true
+		if err := a.consumeAll(ctx); err != nil {
+			return nil, err
+		}
+		res, err := a.result(ctx)
+		if err != nil {
+			return nil, err
+		}
+		a.out.push(res)
+	}
+	return a.out.next(), nil
+}
+
+func (a *Aggregate) consumeAll(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := a.input.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		err = a.consume(ctx, b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// consume folds one batch into the groups.
+func (a *Aggregate) consume(ctx context.Context, b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	if n == 0 {
+		return nil
+	}
+	groups, err := a.assignGroups(ctx, b)
+	if err != nil {
+		return err
+	}
+	for i := range a.aggs {
+		if err := a.updateAgg(ctx, i, b, groups); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assignGroups returns the group of every row of b, creating groups for new keys.
+func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]int32, error) {
+	n := int(b.NumRows())
+	groups := make([]int32, n)
+	if len(a.keyEvals) == 0 {
+		return groups, nil
+	}
+	keys := make([]arrow.Array, 0, len(a.keyEvals))
+	defer func() { releaseArrays(keys) }()
+	encs := make([]kernel.KeyEncoder, len(a.keyEvals))
+	for i, ev := range a.keyEvals {
+		k, err := ev.Eval(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+		if encs[i], err = kernel.NewKeyEncoder(k); err != nil {
+			return nil, err
+		}
+	}
+	var firstRows []int32
+	for r := range n {
+		buf := a.keyBuf[:0]
+		for _, enc := range encs {
+			buf = enc(buf, r)
+		}
+		a.keyBuf = buf
+		g, ok := a.groups[string(buf)]
+		if !ok {
+			g = int32(a.nGroups + len(firstRows))
+			a.groups[string(buf)] = g
+			firstRows = append(firstRows, int32(r))
+		}
+		groups[r] = g
+	}
+	if len(firstRows) > 0 {
+		a.addGroups(len(firstRows))
+		return groups, a.keepKeys(ctx, keys, firstRows)
+	}
+	return groups, nil
+}
+
+// keepKeys saves the key values of the rows that started new groups.
+func (a *Aggregate) keepKeys(ctx context.Context, keys []arrow.Array, rows []int32) error {
+	bld := array.NewInt32Builder(a.env.Mem)
+	bld.AppendValues(rows, nil)
+	idx := bld.NewArray()
+	bld.Release()
+	defer idx.Release()
+	for i, k := range keys {
+		t, err := compute.TakeArray(compute.WithAllocator(ctx, a.env.Mem), k, idx)
+		if err != nil {
+			return dberr.Wrap(dberr.Internal, err, "aggregate: keep group keys")
+		}
+		a.keyChunks[i] = append(a.keyChunks[i], t)
+	}
+	return nil
+}
+
+// updateAgg folds the rows of b into aggregate i.
+func (a *Aggregate) updateAgg(ctx context.Context, i int, b arrow.RecordBatch, groups []int32) error {
+	var arg arrow.Array
+	if a.args[i] != nil {
+		v, err := a.args[i].Eval(ctx, b)
+		if err != nil {
+			return err
+		}
+		defer v.Release()
+		arg = v
+	}
+	include, err := a.includeMask(ctx, i, b)
+	if err != nil {
+		return err
+	}
+	if a.seen[i] != nil {
+		if include, err = a.firstSeen(i, arg, groups, include); err != nil {
+			return err
+		}
+	}
+	return a.accs[i].update(groups, arg, include)
+}
+
+// includeMask evaluates aggregate i's FILTER clause; nil means every row.
+func (a *Aggregate) includeMask(ctx context.Context, i int, b arrow.RecordBatch) ([]bool, error) {
+	if a.filters[i] == nil {
+		return nil, nil
+	}
+	cond, err := a.filters[i].Eval(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer cond.Release()
+	bools, ok := cond.(*array.Boolean)
+	include := make([]bool, cond.Len())
+	for r := range include {
+		include[r] = ok && kernel.IsValid(cond, r) && bools.Value(r)
+	}
+	return include, nil
+}
+
+// firstSeen narrows include to the rows whose (group, value) pair is new (DISTINCT).
+func (a *Aggregate) firstSeen(i int, arg arrow.Array, groups []int32, include []bool) ([]bool, error) {
+	enc, err := kernel.NewKeyEncoder(arg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(groups))
+	for r, g := range groups {
+		if (include != nil && !include[r]) || !kernel.IsValid(arg, r) {
+			continue
+		}
+		buf := binary.LittleEndian.AppendUint32(a.keyBuf[:0], uint32(g))
+		buf = enc(buf, r)
+		a.keyBuf = buf
+		if _, dup := a.seen[i][string(buf)]; !dup {
+			a.seen[i][string(buf)] = struct{}{}
+			out[r] = true
+		}
+	}
+	return out, nil
+}
+
+// result builds the output batch: the keys of every group, then each aggregate.
+func (a *Aggregate) result(ctx context.Context) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, 0, a.schema.NumFields())
+	fail := func(err error) (arrow.RecordBatch, error) {
+		releaseArrays(cols)
+		return nil, err
+	}
+	for i, chunks := range a.keyChunks {
+		col, err := a.concatKeys(chunks, a.schema.Field(i).Type)
+		if err != nil {
+			return fail(err)
+		}
+		cols = append(cols, col)
+	}
+	for i, acc := range a.accs {
+		dt := a.schema.Field(len(a.keyChunks) + i).Type
+		col, err := acc.finish(a.env.Mem, dt)
+		if err != nil {
+			return fail(err)
+		}
+		if col, err = castTo(ctx, a.env, col, dt); err != nil {
+			return fail(err)
+		}
+		cols = append(cols, col)
+	}
+	return newBatchOwned(a.schema, cols, int64(a.nGroups)), nil
+}
+
+func (a *Aggregate) concatKeys(chunks []arrow.Array, dt arrow.DataType) (arrow.Array, error) {
+	if len(chunks) == 0 {
+		return array.MakeArrayOfNull(a.env.Mem, dt, 0), nil
+	}
+	col, err := array.Concatenate(chunks, a.env.Mem)
+	if err != nil {
+		return nil, dberr.Wrap(dberr.Internal, err, "aggregate: concatenate group keys")
+	}
+	return col, nil
+}
+
+// castTo converts col (owned) to dt if it has another type.
+func castTo(ctx context.Context, env exec.Env, col arrow.Array, dt arrow.DataType) (arrow.Array, error) {
+	if arrow.TypeEqual(col.DataType(), dt) {
+		return col, nil
+	}
+	defer col.Release()
+	out, err := compute.CastArray(compute.WithAllocator(ctx, env.Mem), col, compute.SafeCastOptions(dt))
+	if err != nil {
+		return nil, dberr.Wrap(dberr.Conversion, err, "aggregate result %s to %s", col.DataType(), dt)
+	}
+	return out, nil
+}
+
+// Close implements exec.Operator.
+func (a *Aggregate) Close() error {
+	for i, chunks := range a.keyChunks {
+		releaseArrays(chunks)
+		a.keyChunks[i] = nil
+	}
+	a.out.release()
+	return a.input.Close()
+}

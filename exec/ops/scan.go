@@ -1,0 +1,294 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// Scan reads a table snapshot morsel by morsel, applies the scan's filter and limit, and
+// outputs batches of at most Env.BatchSize rows in table (morsel) order. With a plan.Shard it
+// reads only the shard's morsels.
+//
+// With Env.Parallelism > 1 morsels are read by a bounded pool of workers (an errgroup with
+// SetLimit). A worker reads a whole morsel, filters it, and hands the batches to a slot of
+// its own; Next consumes the slots in morsel order, which is the reorder buffer. At most
+// 2×Parallelism morsels are in flight or waiting, so memory stays bounded when the consumer
+// is slow. Close cancels the workers and waits for them, so no goroutine outlives it.
+type Scan struct {
+	table  catalog.Table
+	req    catalog.ScanRequest
+	shard  plan.Shard
+	schema *arrow.Schema
+	filter plan.Expr
+	limit  int64
+	env    exec.Env
+
+	pred    *predicate
+	morsels []catalog.Morsel
+	emitted int64 // rows returned so far
+	done    bool
+	out     splitter
+
+	// sequential mode
+	next   int // next morsel to open
+	reader catalog.RecordReader
+
+	// parallel mode; ctx is stored between Open and Close for the workers
+	cancel   context.CancelFunc
+	wctx     context.Context
+	group    *errgroup.Group
+	slots    []chan morselResult
+	launched int
+	consumed int
+	queue    []arrow.RecordBatch
+}
+
+type morselResult struct {
+	batches []arrow.RecordBatch
+	err     error
+}
+
+// NewScan builds the scan operator for n.
+func NewScan(n *plan.Scan, env exec.Env) *Scan {
+	env = env.WithDefaults()
+	req := catalog.ScanRequest{Columns: n.Columns, Limit: -1}
+	if n.Filter == nil && n.Limit >= 0 {
+		req.Limit = n.Limit
+	}
+	return &Scan{table: n.Table, req: req, shard: n.Shard, schema: n.Schema(), filter: n.Filter, limit: n.Limit, env: env,
+		out: splitter{size: int64(env.BatchSize)}}
+}
+
+// Schema implements exec.Operator.
+func (s *Scan) Schema() *arrow.Schema { return s.schema }
+
+// Open implements exec.Operator: it compiles the filter and lists the morsels.
+func (s *Scan) Open(ctx context.Context) error {
+	pred, err := newPredicate(s.filter, s.env.Mem)
+	if err != nil {
+		return err
+	}
+	s.pred = pred
+	if s.limit == 0 {
+		s.done = true
+		return nil
+	}
+	ms, err := s.table.Morsels(ctx, s.req)
+	if err != nil {
+		return fmt.Errorf("scan %s: list morsels: %w", s.table.Name(), err)
+	}
+	s.morsels = s.keepShard(ms)
+	if s.env.Parallelism > 1 && len(s.morsels) > 1 {
+		s.wctx, s.cancel = context.WithCancel(ctx)
+		s.group = &errgroup.Group{}
+		s.group.SetLimit(s.env.Parallelism)
+		s.slots = make([]chan morselResult, len(s.morsels))
+	}
+	return nil
+}
+
+// keepShard returns the morsels of the scan's shard (position i in the table's list kept
+// when Shard.Keeps(i)).
+func (s *Scan) keepShard(ms []catalog.Morsel) []catalog.Morsel {
+	if s.shard.Count <= 1 {
+		return ms
+	}
+	var out []catalog.Morsel
+	for i, m := range ms {
+		if s.shard.Keeps(i) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Next implements exec.Operator.
+func (s *Scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if b := s.out.next(); b != nil {
+			return s.emit(b), nil
+		}
+		if s.done {
+			return nil, nil
+		}
+		b, err := s.fetch(ctx)
+		if err != nil || b == nil {
+			s.done = b == nil && err == nil
+			return nil, err
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		s.out.push(withSchema(b, s.schema))
+	}
+}
+
+// emit applies the limit to b.
+func (s *Scan) emit(b arrow.RecordBatch) arrow.RecordBatch {
+	if s.limit >= 0 && s.emitted+b.NumRows() >= s.limit {
+		s.done = true
+		s.out.release()
+		if s.emitted+b.NumRows() > s.limit {
+			cut := b.NewSlice(0, s.limit-s.emitted)
+			b.Release()
+			b = cut
+		}
+	}
+	s.emitted += b.NumRows()
+	return b
+}
+
+// fetch returns the next filtered batch from the morsels, or nil at the end.
+func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.group != nil {
+		return s.fetchParallel(ctx)
+	}
+	for {
+		if s.reader == nil {
+			if s.next >= len(s.morsels) {
+				return nil, nil
+			}
+			rd, err := s.table.Scan(ctx, s.req, s.morsels[s.next], s.env.Mem)
+			if err != nil {
+				return nil, fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), s.next, err)
+			}
+			s.reader = rd
+			s.next++
+		}
+		b, err := s.reader.Next(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("scan %s: %w", s.table.Name(), err)
+		}
+		if b == nil {
+			err := s.reader.Close()
+			s.reader = nil
+			if err != nil {
+				return nil, fmt.Errorf("scan %s: close reader: %w", s.table.Name(), err)
+			}
+			continue
+		}
+		return s.filterBatch(ctx, b)
+	}
+}
+
+func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if s.pred == nil {
+		return b, nil
+	}
+	return s.pred.apply(ctx, b)
+}
+
+// fetchParallel returns the next batch in morsel order from the workers' slots.
+func (s *Scan) fetchParallel(ctx context.Context) (arrow.RecordBatch, error) {
+	for len(s.queue) == 0 {
+		if s.consumed == len(s.morsels) {
+			return nil, nil
+		}
+		s.launch()
+		var r morselResult
+		select {
+		case r = <-s.slots[s.consumed]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		s.slots[s.consumed] = nil
+		s.consumed++
+		if r.err != nil {
+			return nil, r.err
+		}
+		s.queue = r.batches
+	}
+	b := s.queue[0]
+	s.queue = s.queue[1:]
+	return b, nil
+}
+
+// launch starts workers for the morsels after the last launched one, keeping at most
+// 2×Parallelism morsels launched but not consumed.
+func (s *Scan) launch() {
+	window := 2 * s.env.Parallelism
+	for s.launched < len(s.morsels) && s.launched-s.consumed < window {
+		i := s.launched
+		slot := make(chan morselResult, 1) // buffered: a worker never blocks on a slow consumer
+		s.slots[i] = slot
+		s.group.Go(func() error {
+			slot <- s.readMorsel(s.wctx, i)
+			return nil
+		})
+		s.launched++
+	}
+}
+
+// readMorsel reads and filters one whole morsel.
+func (s *Scan) readMorsel(ctx context.Context, i int) (res morselResult) {
+	defer func() {
+		if res.err != nil {
+			releaseBatches(res.batches)
+			res.batches = nil
+		}
+	}()
+	rd, err := s.table.Scan(ctx, s.req, s.morsels[i], s.env.Mem)
+	if err != nil {
+		return morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)}
+	}
+	defer func() {
+		if err := rd.Close(); err != nil && res.err == nil {
+			res.err = fmt.Errorf("scan %s: close reader: %w", s.table.Name(), err)
+		}
+	}()
+	for {
+		b, err := rd.Next(ctx)
+		if err != nil {
+			res.err = fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)
+			return res
+		}
+		if b == nil {
+			return res
+		}
+		f, err := s.filterBatch(ctx, b)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		if f.NumRows() == 0 {
+			f.Release()
+			continue
+		}
+		res.batches = append(res.batches, f)
+	}
+}
+
+// Close implements exec.Operator. It stops and waits for the workers, then releases every
+// batch they produced that was not consumed.
+func (s *Scan) Close() error {
+	var err error
+	if s.group != nil {
+		s.cancel()
+		_ = s.group.Wait() // workers report errors through their slots, never here
+		for i := s.consumed; i < s.launched; i++ {
+			r := <-s.slots[i] // every launched worker has sent exactly once
+			releaseBatches(r.batches)
+		}
+		s.group, s.slots = nil, nil
+	}
+	releaseBatches(s.queue)
+	s.queue = nil
+	s.out.release()
+	if s.reader != nil {
+		err = s.reader.Close()
+		s.reader = nil
+	}
+	s.done = true
+	return err
+}
