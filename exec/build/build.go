@@ -2,6 +2,7 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/flightd/flightd/exec"
@@ -47,8 +48,47 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 			return nil, err
 		}
 		return ops.NewLimit(in, n.Offset, n.Count), nil
+	case *plan.Join:
+		return buildJoin(n, env)
+	case *plan.SetOp:
+		left, right, err := buildPair(n.Left, n.Right, env)
+		if err != nil {
+			return nil, err
+		}
+		return ops.NewSetOp(left, right, n.Kind, n.All, n.Schema(), env), nil
+	case *plan.Values:
+		return ops.NewValues(n.Rows, n.Schema(), env), nil
 	case nil:
 		return nil, dberr.New(dberr.Internal, "build: nil plan node")
 	}
 	return nil, dberr.NotSupported(fmt.Sprintf("plan node %T", n))
+}
+
+// buildJoin builds a hash join when the join has equi keys, a nested-loop join otherwise.
+func buildJoin(j *plan.Join, env exec.Env) (exec.Operator, error) {
+	left, right, err := buildPair(j.Left, j.Right, env)
+	if err != nil {
+		return nil, err
+	}
+	spec := ops.JoinSpec{Type: j.Type, LeftKeys: j.LeftKeys, RightKeys: j.RightKeys, Cond: j.Cond, Schema: j.Schema()}
+	if len(j.LeftKeys) == 0 {
+		return ops.NewNestedLoopJoin(left, right, spec, env), nil
+	}
+	return ops.NewHashJoin(left, right, spec, env), nil
+}
+
+// buildPair builds the two inputs of a binary node; on error nothing is left open.
+func buildPair(l, r plan.Node, env exec.Env) (exec.Operator, exec.Operator, error) {
+	left, err := Build(l, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	right, err := Build(r, env)
+	if err != nil {
+		if cerr := left.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return nil, nil, err
+	}
+	return left, right, nil
 }

@@ -66,9 +66,9 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 	case "like":
 		return compileLike(c, mem)
 	}
-	def, ok := scalarFuncs[c.Func]
+	def, ok := lookupFunc(c.Func)
 	if !ok {
-		return nil, dberr.NotSupported("function " + c.Func)
+		return compileNow(c, mem)
 	}
 	if len(c.Args) < def.min || (def.max >= 0 && len(c.Args) > def.max) {
 		return nil, dberr.New(dberr.Internal, "%s: %d arguments", c.Func, len(c.Args))
@@ -78,6 +78,22 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 		return nil, err
 	}
 	return &callEval{name: c.Func, fn: def.fn, strict: def.strict, args: args, dt: c.DataType, mem: mem}, nil
+}
+
+// lookupFunc finds a function: the core ones here, then exec/kernel's string, math and date
+// functions.
+func lookupFunc(name string) (funcDef, bool) {
+	if def, ok := scalarFuncs[name]; ok {
+		return def, true
+	}
+	k, ok := kernel.LookupScalar(name)
+	if !ok {
+		return funcDef{}, false
+	}
+	fn := func(_ context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		return k.Fn(mem, args)
+	}
+	return funcDef{fn: fn, min: k.Min, max: k.Max, strict: k.Strict}, true
 }
 
 func (c *callEval) Type() arrow.DataType { return c.dt }
@@ -155,9 +171,13 @@ func foldFunc(name string) scalarFunc {
 
 // arithFunc is add, subtract or multiply: exec/kernel's overflow-checked loops for
 // integers and floats (arrow's checked kernels also check the junk under NULL slots, and
-// fail on it), arrow's kernels for decimals.
+// fail on it), arrow's kernels for decimals, kernel.DateArith for dates, timestamps and
+// intervals.
 func arithFunc(name string, op int) scalarFunc {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		if (op == kernel.OpAdd || op == kernel.OpSubtract) && kernel.IsTemporalArith(args[0].DataType(), args[1].DataType()) {
+			return kernel.DateArith(mem, op, args[0], args[1])
+		}
 		out, ok, err := kernel.Arith(mem, op, args[0], args[1])
 		if ok {
 			return out, err

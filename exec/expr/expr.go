@@ -5,7 +5,8 @@
 // Functions map to arrow-go compute kernels where arrow-go has them and they behave
 // (comparisons, checked add/subtract/multiply, Kleene AND/OR, NOT, casts) and to exec/kernel
 // otherwise (divide, modulus, negate, IS [NOT] NULL, LIKE, COALESCE, CASE, float-to-integer
-// casts). CASE evaluates
+// casts, the string/math/date functions of kernel.LookupScalar, date arithmetic,
+// current_date and current_timestamp). CASE evaluates
 // each branch only on the rows that reach it, as DuckDB does, so a guarded division by zero
 // does not fail.
 package expr

@@ -24,11 +24,15 @@ type accumulator interface {
 	finish(mem memory.Allocator, dt arrow.DataType) (arrow.Array, error)
 }
 
-// newAccumulator returns the state for call, whose argument (if any) has type argType.
-func newAccumulator(call plan.AggCall, argType arrow.DataType) (accumulator, error) {
+// newAccumulator returns the state for call, whose argument (if any) has type argType;
+// accumulators that keep argument values allocate them from mem.
+func newAccumulator(call plan.AggCall, argType arrow.DataType, mem memory.Allocator) (accumulator, error) {
 	switch call.Func {
 	case "count", "count_star":
 		return &countAcc{star: len(call.Args) == 0}, nil
+	case "stddev_samp", "stddev_pop", "stddev", "var_samp", "var_pop", "variance",
+		"bool_and", "bool_or", "string_agg", "first", "last", "any_value", "list", "array_agg", "approx_count_distinct":
+		return newMoreAccumulator(call, argType, mem)
 	case "sum", "avg", "min", "max":
 		if argType.ID() == arrow.NULL {
 			return &nullAcc{}, nil

@@ -20,7 +20,10 @@ import (
 // aggregates; groups come out in order of first appearance. NULL keys form one group.
 // Without GROUP BY it yields exactly one row, even on empty input (count 0, others NULL).
 //
-// Supported: count(*), count(x), sum, avg, min, max, each with DISTINCT and FILTER. Keys may
+// Supported: count(*), count(x), sum, avg, min, max, stddev_samp/stddev, stddev_pop,
+// var_samp/variance, var_pop, bool_and, bool_or, string_agg (constant separator), list/
+// array_agg, first, last, any_value and approx_count_distinct (exact up to 1024 distinct
+// values per group, HyperLogLog beyond), each with DISTINCT and FILTER. Keys may
 // be of any type kernel.NewKeyEncoder supports. The state is not yet spilled or reserved
 // against a memory pool, and the input is consumed by one goroutine.
 type Aggregate struct {
@@ -86,6 +89,15 @@ func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
 			return err
 		}
 		a.args[i], argType = ev, call.Args[0].Type()
+	case 2:
+		if call.Func != "string_agg" {
+			return dberr.NotSupported("aggregate " + call.Func + " with several arguments")
+		}
+		ev, err := expr.Compile(call.Args[0], a.env.Mem)
+		if err != nil {
+			return err
+		}
+		a.args[i], argType = ev, call.Args[0].Type()
 	default:
 		return dberr.NotSupported("aggregate " + call.Func + " with several arguments")
 	}
@@ -99,7 +111,7 @@ func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
 	if call.Distinct && a.args[i] != nil {
 		a.seen[i] = map[string]struct{}{}
 	}
-	acc, err := newAccumulator(call, argType)
+	acc, err := newAccumulator(call, argType, a.env.Mem)
 	if err != nil {
 		return err
 	}
@@ -243,7 +255,7 @@ func (a *Aggregate) updateAgg(ctx context.Context, i int, b arrow.RecordBatch, g
 		return err
 	}
 	if a.seen[i] != nil {
-		if include, err = a.firstSeen(i, arg, groups, include); err != nil {
+		if include, err = a.firstSeen(i, arg, groups, include, keepsNulls(a.aggs[i].Func)); err != nil {
 			return err
 		}
 	}
@@ -268,15 +280,16 @@ func (a *Aggregate) includeMask(ctx context.Context, i int, b arrow.RecordBatch)
 	return include, nil
 }
 
-// firstSeen narrows include to the rows whose (group, value) pair is new (DISTINCT).
-func (a *Aggregate) firstSeen(i int, arg arrow.Array, groups []int32, include []bool) ([]bool, error) {
+// firstSeen narrows include to the rows whose (group, value) pair is new (DISTINCT). NULL
+// values are dropped unless keepNulls (list, first and last keep one NULL, as in DuckDB).
+func (a *Aggregate) firstSeen(i int, arg arrow.Array, groups []int32, include []bool, keepNulls bool) ([]bool, error) {
 	enc, err := kernel.NewKeyEncoder(arg)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]bool, len(groups))
 	for r, g := range groups {
-		if (include != nil && !include[r]) || !kernel.IsValid(arg, r) {
+		if (include != nil && !include[r]) || (!keepNulls && !kernel.IsValid(arg, r)) {
 			continue
 		}
 		buf := binary.LittleEndian.AppendUint32(a.keyBuf[:0], uint32(g))
@@ -347,6 +360,11 @@ func (a *Aggregate) Close() error {
 	for i, chunks := range a.keyChunks {
 		releaseArrays(chunks)
 		a.keyChunks[i] = nil
+	}
+	for _, acc := range a.accs {
+		if r, ok := acc.(releaser); ok {
+			r.release()
+		}
 	}
 	a.out.release()
 	return a.input.Close()

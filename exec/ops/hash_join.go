@@ -1,0 +1,289 @@
+package ops
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/exec/expr"
+	"github.com/flightd/flightd/exec/kernel"
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// HashJoin is an equi-join: it reads its whole right input into a hash table on the right
+// keys (the build side; the planner puts the smaller input right), then streams the left
+// input through it (the probe side). It supports every plan.JoinType. NULL keys never match;
+// NaN matches NaN and -0.0 matches 0.0, as in DuckDB. The residual condition is evaluated
+// on the key-matching pairs. Left-side key types must equal the right-side ones (the
+// binder casts them). The build side is held in memory: it is not yet reserved against a
+// per-query memory pool (none exists yet) and it does not spill.
+type HashJoin struct {
+	left, right exec.Operator
+	spec        JoinSpec
+	env         exec.Env
+	core        *joinCore
+	built       bool
+}
+
+// NewHashJoin builds a hash join of left and right; spec must have at least one key pair.
+func NewHashJoin(left, right exec.Operator, spec JoinSpec, env exec.Env) *HashJoin {
+	return &HashJoin{left: left, right: right, spec: spec, env: env.WithDefaults()}
+}
+
+// Schema implements exec.Operator.
+func (h *HashJoin) Schema() *arrow.Schema { return h.spec.Schema }
+
+// Open implements exec.Operator.
+func (h *HashJoin) Open(ctx context.Context) error {
+	if len(h.spec.LeftKeys) == 0 || len(h.spec.LeftKeys) != len(h.spec.RightKeys) {
+		return dberr.New(dberr.Internal, "hash join: %d left keys, %d right keys", len(h.spec.LeftKeys), len(h.spec.RightKeys))
+	}
+	for i, lk := range h.spec.LeftKeys {
+		if rt := h.spec.RightKeys[i].Type(); !sameKeyType(lk.Type(), rt) {
+			return dberr.New(dberr.Internal, "hash join key %d: left type %s, right type %s", i, lk.Type(), rt)
+		}
+	}
+	core, err := newJoinCore(h.spec, h.left.Schema(), h.right.Schema(), h.env)
+	if err != nil {
+		return err
+	}
+	h.core = core
+	leftEvals, err := expr.CompileAll(h.spec.LeftKeys, h.env.Mem)
+	if err != nil {
+		return err
+	}
+	// Semi, anti and mark joins without a condition only need to know that a match exists.
+	existence := h.spec.Cond == nil && (h.core.typ == plan.SemiJoin || h.core.typ == plan.AntiJoin || h.core.typ == plan.MarkJoin)
+	h.core.src = &hashSource{evals: leftEvals, firstOnly: existence}
+	if err := h.left.Open(ctx); err != nil {
+		return err
+	}
+	return h.right.Open(ctx)
+}
+
+// sameKeyType reports whether keys of types a and b encode alike.
+func sameKeyType(a, b arrow.DataType) bool {
+	str := func(id arrow.Type) bool { return id == arrow.STRING || id == arrow.LARGE_STRING }
+	return arrow.TypeEqual(a, b) || str(a.ID()) && str(b.ID()) || a.ID() == arrow.NULL || b.ID() == arrow.NULL
+}
+
+// Next implements exec.Operator. The first call builds the hash table.
+func (h *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !h.built {
+		h.built = true
+		if err := h.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return h.core.next(ctx, h.left)
+}
+
+func (h *HashJoin) build(ctx context.Context) error {
+	b, err := drainConcat(ctx, h.right, h.env)
+	if err != nil {
+		return err
+	}
+	h.core.setBuild(b, h.right.Schema())
+	ht, err := newHashTable(ctx, h.core.build, h.spec, h.env)
+	if err != nil {
+		return err
+	}
+	src := h.core.src.(*hashSource)
+	src.ht = ht
+	return nil
+}
+
+// Close implements exec.Operator.
+func (h *HashJoin) Close() error {
+	if h.core != nil {
+		h.core.close()
+		if src, ok := h.core.src.(*hashSource); ok && src.ht != nil {
+			releaseArrays(src.ht.keyCols)
+			src.ht = nil
+		}
+	}
+	errL := h.left.Close()
+	errR := h.right.Close()
+	if errL != nil {
+		return errL
+	}
+	return errR
+}
+
+// hashTable maps the encoded keys of the build rows to chains of build rows.
+type hashTable struct {
+	heads    map[string]int32 // encoded key → last build row with it
+	next     []int32          // build row → previous build row with the same key, or -1
+	nullRows []int32          // build rows with a NULL key
+	keyCols  []arrow.Array    // build key columns (owned)
+	keyEnc   []kernel.KeyEncoder
+	rows     int
+}
+
+func newHashTable(ctx context.Context, build arrow.RecordBatch, spec JoinSpec, env exec.Env) (*hashTable, error) {
+	evals, err := expr.CompileAll(spec.RightKeys, env.Mem)
+	if err != nil {
+		return nil, err
+	}
+	n := int(build.NumRows())
+	ht := &hashTable{heads: make(map[string]int32, n), next: make([]int32, n), rows: n}
+	for _, ev := range evals {
+		col, err := ev.Eval(ctx, build)
+		if err != nil {
+			releaseArrays(ht.keyCols)
+			return nil, err
+		}
+		ht.keyCols = append(ht.keyCols, col)
+		enc, err := kernel.NewKeyEncoder(col)
+		if err != nil {
+			releaseArrays(ht.keyCols)
+			return nil, fmt.Errorf("hash join build key: %w", err)
+		}
+		ht.keyEnc = append(ht.keyEnc, enc)
+	}
+	var buf []byte
+	for i := range n {
+		var ok bool
+		buf, ok = encodeRow(buf[:0], ht.keyCols, ht.keyEnc, i)
+		if !ok {
+			ht.nullRows = append(ht.nullRows, int32(i))
+			ht.next[i] = -1
+			continue
+		}
+		prev, found := ht.heads[string(buf)]
+		if !found {
+			prev = -1
+		}
+		ht.next[i] = prev
+		ht.heads[string(buf)] = int32(i)
+	}
+	return ht, nil
+}
+
+// encodeRow appends the encoding of row i's keys; ok is false when a key is NULL.
+func encodeRow(dst []byte, cols []arrow.Array, encs []kernel.KeyEncoder, i int) ([]byte, bool) {
+	for k, c := range cols {
+		if !kernel.IsValid(c, i) {
+			return dst, false
+		}
+		dst = encs[k](dst, i)
+	}
+	return dst, true
+}
+
+// hashSource yields, for each left row, the build rows with equal keys.
+type hashSource struct {
+	ht    *hashTable
+	evals []expr.Evaluator
+	keys  []arrow.Array // the current batch's left key columns
+	enc   []kernel.KeyEncoder
+	heads []int32 // per left row: first candidate build row, or -1
+	null  []bool  // per left row: some key is NULL
+	row   int
+	pos   int32
+	buf   []byte
+	// firstOnly yields at most one pair per left row.
+	firstOnly bool
+}
+
+func (s *hashSource) probe(ctx context.Context, b arrow.RecordBatch) error {
+	s.release()
+	for _, ev := range s.evals {
+		col, err := ev.Eval(ctx, b)
+		if err != nil {
+			return err
+		}
+		s.keys = append(s.keys, col)
+		enc, err := kernel.NewKeyEncoder(col)
+		if err != nil {
+			return fmt.Errorf("hash join probe key: %w", err)
+		}
+		s.enc = append(s.enc, enc)
+	}
+	n := int(b.NumRows())
+	s.heads, s.null = s.heads[:0], s.null[:0]
+	for i := range n {
+		var ok bool
+		s.buf, ok = encodeRow(s.buf[:0], s.keys, s.enc, i)
+		head, found := int32(-1), false
+		if ok {
+			head, found = s.ht.heads[string(s.buf)]
+		}
+		if !found {
+			head = -1
+		}
+		s.heads = append(s.heads, head)
+		s.null = append(s.null, !ok)
+	}
+	s.row, s.pos = 0, s.heads[0]
+	return nil
+}
+
+func (s *hashSource) pairs(l, r []int32, limit int) ([]int32, []int32, bool) {
+	n := len(s.heads)
+	for s.row < n {
+		for s.pos >= 0 {
+			if len(l) >= limit {
+				return l, r, false
+			}
+			l, r = append(l, int32(s.row)), append(r, s.pos)
+			s.pos = s.ht.next[s.pos]
+			if s.firstOnly {
+				s.pos = -1
+			}
+		}
+		s.row++
+		if s.row < n {
+			s.pos = s.heads[s.row]
+		}
+	}
+	return l, r, true
+}
+
+func (s *hashSource) nullPairs(row int, l, r []int32, limit int) ([]int32, []int32) {
+	if !s.null[row] {
+		for _, b := range s.ht.nullRows {
+			if len(l) >= limit {
+				break
+			}
+			if s.keysCompatible(row, int(b)) {
+				l, r = append(l, int32(row)), append(r, b)
+			}
+		}
+		return l, r
+	}
+	for b := 0; b < s.ht.rows && len(l) < limit; b++ {
+		if s.keysCompatible(row, b) {
+			l, r = append(l, int32(row)), append(r, int32(b))
+		}
+	}
+	return l, r
+}
+
+// keysCompatible reports whether every key of left row i equals build row b's where both
+// are non-NULL.
+func (s *hashSource) keysCompatible(i, b int) bool {
+	var lb, rb [64]byte
+	for k, lc := range s.keys {
+		rc := s.ht.keyCols[k]
+		if !kernel.IsValid(lc, i) || !kernel.IsValid(rc, b) {
+			continue
+		}
+		if !bytes.Equal(s.enc[k](lb[:0], i), s.ht.keyEnc[k](rb[:0], b)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *hashSource) release() {
+	releaseArrays(s.keys)
+	s.keys, s.enc = s.keys[:0], s.enc[:0]
+}
