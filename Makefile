@@ -11,7 +11,7 @@ ADDR      ?= 127.0.0.1:31337
 GOLANGCI  := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build run test test-go test-python venv bench bench-smoke lint generate check-generated fuzz-smoke clean
+.PHONY: all build run test test-go test-python test-jdbc venv bench bench-smoke lint generate check-generated fuzz-smoke clean
 
 all: build
 
@@ -42,6 +42,10 @@ test-go:
 test-python:
 	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
 
+## test-jdbc: the JDBC (DBeaver's driver) harness alone; needs JDK 17+ and Maven (the first run downloads the driver)
+test-jdbc: venv
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" $(GO) test -race -count=1 -run TestJDBCDriver ./integration/jdbc/
+
 ## bench: side-by-side benchmarks (see bench/README.md)
 bench: build venv
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/...
@@ -69,4 +73,4 @@ fuzz-smoke:
 	sh scripts/fuzz-smoke.sh $(FUZZTIME)
 
 clean:
-	rm -rf bin
+	rm -rf bin integration/jdbc/target
