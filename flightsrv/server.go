@@ -107,6 +107,7 @@ func (s *Server) NewFlightServer() flight.Server {
 	if s.auth != nil {
 		mw = append(mw, flight.ServerMiddleware{Unary: s.auth.unaryAuth(), Stream: s.auth.streamAuth()})
 	}
+	mw = append(mw, sessionMiddleware())
 	var opts []grpc.ServerOption
 	if s.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
