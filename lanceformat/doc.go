@@ -6,15 +6,21 @@
 //	encoding           2.0 and 2.1/2.2 page encodings
 //	schema             Lance field tree <-> Arrow schema
 //	file               Lance v2 data files (2.0, 2.1, 2.2)
-//	table              manifests, versions, tags, feature flags, deletion files, row ids
+//	table              manifests, versions, tags, feature flags, deletion files, row ids,
+//	                   commits (transactions, create-if-absent manifests, rebase and retry)
+//	                   and the operations built on them
+//	index              scalar indexes in _indices/
 //	internal/lancepb   generated protobufs (sources in proto/lance)
 //
 // Table format supported for reading: manifest trailer 0.1/0.2; V1 and V2 manifest names;
 // reader feature flags 1 (deletion files), 2 (stable row ids), 4, 8 and 32. Datasets with
 // any other reader flag are refused with table.ErrUnsupportedFeature.
 //
+// Writing: data files 2.0/2.1/2.2 and commits of every table operation, on datasets without
+// stable row ids or base paths.
+//
 // Not supported yet: base paths (flag 16), branches, detached versions, data overlays
-// (flag 64), legacy v1 data files, commits (writing manifests).
+// (flag 64), legacy v1 data files, writing datasets with stable row ids.
 //
 // This package itself holds only the go:generate directive for the protobufs (gen.go).
 package lanceformat
