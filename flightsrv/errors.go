@@ -36,6 +36,10 @@ func codeOf(err error) codes.Code {
 		return codes.NotFound
 	case errors.Is(err, catalog.ErrNotSupported):
 		return codes.Unimplemented
+	case errors.Is(err, catalog.ErrTableExists):
+		return codes.AlreadyExists
+	case errors.Is(err, catalog.ErrCommitConflict):
+		return codes.Aborted
 	case errors.Is(err, ErrUnauthenticated):
 		return codes.Unauthenticated
 	}

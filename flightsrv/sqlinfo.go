@@ -26,19 +26,21 @@ type sqlInfo struct {
 }
 
 // sqlInfos returns every SqlInfo value flightd reports. They describe what flightd really
-// supports today: read-only, no transactions, no Substrait input yet.
+// supports today: bulk ingestion, no transactions, no Substrait input yet.
 func sqlInfos(version string) []sqlInfo {
 	const (
 		none int32 = 0
 	)
 	infos := []sqlInfo{
 		{0, "flightd"}, {1, version}, {2, "18.8.0"},
-		{3, true},  // read only
+		{3, false}, // not read only: ingest writes
 		{4, true},  // SQL
 		{5, false}, // Substrait
 		{6, ""}, {7, ""},
 		{8, none}, // transactions: none
-		{9, false}, {10, false}, {11, false},
+		{9, false},
+		{10, true}, // bulk ingestion
+		{11, false},
 		{100, int32(0)}, {101, int32(0)},
 		{500, false}, {501, false}, {502, false},
 		{503, int64(3)}, // identifier case: case insensitive

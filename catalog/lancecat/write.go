@@ -25,10 +25,23 @@ func (c *Catalog) Dataset(name string) (*table.Dataset, error) {
 	return table.OpenDataset(c.store, name+tableSuffix), nil
 }
 
-// CreateTable creates table name with Arrow schema as and the rows of batches (Lance data
+// CreateTable implements catalog.Writer with Lance's defaults (data storage version 2.2, V2
+// manifest names).
+func (c *Catalog) CreateTable(ctx context.Context, name string, as *arrow.Schema, batches []arrow.RecordBatch,
+	mode catalog.CreateMode) (uint64, error) {
+	opts := &table.CreateOptions{Mode: table.CreateOnly}
+	if mode == catalog.CreateOrReplace {
+		opts.Mode = table.CreateOrOverwrite
+	}
+	return c.CreateTableWith(ctx, name, as, batches, opts)
+}
+
+var _ catalog.Writer = (*Catalog)(nil)
+
+// CreateTableWith creates table name with Arrow schema as and the rows of batches (Lance data
 // storage version 2.2 and V2 manifest names unless opts say otherwise; opts.Mode
 // CreateOrOverwrite replaces an existing table). It returns the committed version.
-func (c *Catalog) CreateTable(ctx context.Context, name string, as *arrow.Schema, batches []arrow.RecordBatch,
+func (c *Catalog) CreateTableWith(ctx context.Context, name string, as *arrow.Schema, batches []arrow.RecordBatch,
 	opts *table.CreateOptions) (uint64, error) {
 	ds, err := c.Dataset(name)
 	if err != nil {

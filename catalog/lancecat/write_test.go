@@ -79,11 +79,11 @@ func TestWriteThenScanAndPylanceWrites(t *testing.T) {
 	b1, b2 := kvBatch(mem, rangeK(0, 20)...), kvBatch(mem, rangeK(20, 5)...)
 	defer b1.Release()
 	defer b2.Release()
-	v, err := c.CreateTable(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, &table.CreateOptions{
+	v, err := c.CreateTableWith(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, &table.CreateOptions{
 		Write: table.WriteOptions{MaxRowsPerFile: 10, Allocator: mem}})
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), v)
-	_, err = c.CreateTable(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, nil)
+	_, err = c.CreateTableWith(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, nil)
 	require.ErrorIs(t, err, table.ErrDatasetExists)
 	v, err = c.Append(ctx, "kv", []arrow.RecordBatch{b2})
 	require.NoError(t, err)
@@ -172,7 +172,7 @@ func TestConcurrentAppendsAcrossProcesses(t *testing.T) {
 	c := openCatalog(t, dir)
 	b := kvBatch(mem, -1)
 	defer b.Release()
-	_, err := c.CreateTable(ctx, "race", kvSchema, []arrow.RecordBatch{b}, &table.CreateOptions{Write: table.WriteOptions{Allocator: mem}})
+	_, err := c.CreateTableWith(ctx, "race", kvSchema, []arrow.RecordBatch{b}, &table.CreateOptions{Write: table.WriteOptions{Allocator: mem}})
 	require.NoError(t, err)
 
 	var g errgroup.Group
@@ -221,7 +221,7 @@ func TestCompact(t *testing.T) {
 	b1, b2 := kvBatch(mem, rangeK(0, 30)...), kvBatch(mem, 30, 31)
 	defer b1.Release()
 	defer b2.Release()
-	_, err := c.CreateTable(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, &table.CreateOptions{
+	_, err := c.CreateTableWith(ctx, "kv", kvSchema, []arrow.RecordBatch{b1}, &table.CreateOptions{
 		Write: table.WriteOptions{MaxRowsPerFile: 10, Allocator: mem}})
 	require.NoError(t, err)
 	_, err = c.DeleteRows(ctx, "kv", 1, []uint64{0<<32 | 5, 2<<32 | 9})
