@@ -11,7 +11,7 @@ ADDR      ?= 127.0.0.1:31337
 GOLANGCI  := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build run test test-go test-python test-jdbc venv bench bench-smoke lint generate check-generated fuzz-smoke clean
+.PHONY: all build run test test-go test-python test-jdbc slt slt-rewrite slt-configs venv bench bench-smoke lint generate check-generated fuzz-smoke clean
 
 all: build
 
@@ -34,13 +34,23 @@ run: build venv
 	$(BIN) serve --root $(ROOT) --addr $(ADDR)
 
 ## test: unit tests, the import-rule test, and the integration suites with real clients
-test: venv build test-go test-python
+test: venv build test-go slt-configs test-python
 
 test-go:
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" $(GO) test -race -count=1 ./...
 
 test-python:
 	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
+
+## slt: the sqllogictest corpus (in-process, over Flight SQL, over Lance); slt-rewrite regenerates
+## expected results from DuckDB; slt-configs re-runs it with batch size 1 and 3, one and four
+## workers, and the optimizer off
+slt: venv
+	$(GO) test -count=1 ./integration/sqllogic -run 'TestSLT'
+slt-rewrite: venv
+	$(GO) test -count=1 ./integration/sqllogic -run 'TestSLT$$' -rewrite
+slt-configs: venv
+	$(GO) test -count=1 ./integration/sqllogic -run TestSLTConfigs -slt.configs
 
 ## test-jdbc: the JDBC (DBeaver's driver) harness alone; needs JDK 17+ and Maven (the first run downloads the driver)
 test-jdbc: venv
