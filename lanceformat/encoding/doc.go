@@ -1,4 +1,6 @@
-// Package encoding decodes the page encodings of Lance file format v2 into Arrow data.
+// Package encoding decodes the page encodings of Lance file format v2 into Arrow data, and
+// encodes Arrow data into them (encode*.go: shredding into rep/def levels, mini-block,
+// full-zip and the 2.0 encodings, choosing compression as Lance's writer does).
 //
 // It sits between the byte-level codecs of encoding/compress (bit-packing, FSST, RLE,
 // zstd/lz4, ...) and the file reader in lanceformat/file:

@@ -1,6 +1,7 @@
-// Package file reads Lance v2 data files (format versions 2.0, 2.1 and 2.2): the footer,
-// the global buffer and column metadata tables, the embedded schema, and the pages of the
-// columns a caller asks for, decoded into Arrow arrays.
+// Package file reads and writes Lance v2 data files (format versions 2.0, 2.1 and 2.2).
+// The reader decodes the footer, the global buffer and column metadata tables, the embedded
+// schema, and the pages of the columns a caller asks for into Arrow arrays; the writer
+// (writer.go) encodes Arrow batches into pages the way Lance's own writer does.
 //
 //	Open:    tail (one request) → footer → GBO → FileDescriptor (schema, rows) → CMO → ColumnMetadata
 //	ReadRange / Take:
