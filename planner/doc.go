@@ -77,11 +77,54 @@
 // clients (flightd.main.t, main.t). Output columns are named the way DuckDB names them
 // for the common cases (the column's own name, the alias, count_star(), "(a + b)").
 //
+// # Queries
+//
+// Joins (inner, left, right, full, cross, semi, anti; ON, USING, NATURAL, comma joins),
+// derived tables with column aliases, non-recursive CTEs (inlined at each reference), set
+// operations (UNION/INTERSECT/EXCEPT [ALL], columns cast to DuckDB's common type), VALUES,
+// SELECT without FROM (a one-row, zero-column Values), * EXCLUDE/REPLACE, GROUP BY ALL,
+// ROLLUP/CUBE/GROUPING SETS (the UNION ALL of one aggregate per grouping set, the other
+// grouping columns NULL), DISTINCT ON (row_number() over the ON keys in ORDER BY order = 1),
+// and window functions (OVER, named WINDOWs, ROWS/RANGE/GROUPS frames, QUALIFY): one
+// plan.Window above the FROM clause or the aggregate, below the projection. In Substrait a
+// Window is a ProjectRel whose expressions are all window functions.
+//
+// Subqueries are decorrelated at bind time. EXISTS, NOT EXISTS and IN (subquery) that are
+// top-level WHERE conjuncts become semi and anti joins; elsewhere, and for NOT IN (whose
+// NULL semantics need it), a mark join supplies a boolean column. Scalar subqueries go
+// through the single_value aggregate (an error for more than one row, as in DuckDB), grouped
+// by the correlation keys, then a cross join (uncorrelated) or a left join on the keys
+// (correlated; a correlated count is coalesced to 0). Correlation must be equalities
+// between an inner and an outer expression in the subquery's WHERE.
+//
+// EXPLAIN <query> through PlanSQL returns one row (explain_key, explain_value) holding
+// "physical_plan" and the optimized plan's canonical text, as DuckDB's EXPLAIN does.
+//
+// # Parameters
+//
+// PlanSQL of a statement with ? or $n placeholders returns the result schema and
+// Prepared.Params (one field per parameter, typed from its context the way DuckDB does:
+// the type it meets in a comparison, cast or function, int64 in LIMIT/OFFSET and
+// AT (VERSION => ?), utf8 otherwise) but no Substrait: PlanSQLWithParams binds values,
+// cast to those types, and produces the fully bound plan.
+//
+// # Functions
+//
+// planner/functions holds the canonical names the executor implements (plan.Call.Func and
+// plan.AggCall.Func) with DuckDB's result types and implicit casts; aliases (substr, pow,
+// now, stddev, array_agg, ...) and shorthands (year(x) is date_part('year', x)) map to them
+// in the binder. a || b is concat(a, b) wrapped so that a NULL operand gives NULL. Functions
+// go to a standard Substrait extension when it declares the exact signature, otherwise to
+// flightd's extension (functions.yaml).
+//
 // # Not supported yet
 //
-// Joins, subqueries, CTEs, set operations, window functions, prepared-statement
-// parameters, SELECT without FROM, EXPLAIN as a query (Planner.Explain renders plans
-// instead), DDL/DML, INTERVAL and date arithmetic, ILIKE, IS [NOT] DISTINCT FROM, string
-// and math functions beyond LIKE and COALESCE, constant folding beyond integer arithmetic
-// in AT/LIMIT/OFFSET. Each fails with a NotImplemented error naming it.
+// Window functions in Substrait with FILTER, GROUPS frames or non-integer RANGE offsets,
+// frame EXCLUDE, window functions in correlated subqueries, GROUPING(), WITH RECURSIVE,
+// LATERAL, list and struct literals, GLOB and SIMILAR TO, LIKE with a non-constant pattern
+// or ESCAPE, table functions, correlated subqueries with
+// non-equality correlations or with GROUP BY/HAVING/DISTINCT/ORDER BY/LIMIT, subqueries in
+// aggregate queries' SELECT lists and in HAVING or ON, EXPLAIN ANALYZE, and planning DDL/DML
+// (CREATE TABLE [AS], INSERT, UPDATE, DELETE, MERGE, ALTER TABLE, DROP, CREATE INDEX parse
+// into planner/ast). Each fails with a NotImplemented error naming it.
 package planner

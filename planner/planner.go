@@ -2,8 +2,10 @@ package planner
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -30,31 +32,97 @@ func New(cat catalog.Catalog) *Planner { return &Planner{cat: cat} }
 // Prepared is one bound statement.
 type Prepared struct {
 	// Substrait is the serialized Substrait plan, every table read pinned to its resolved
-	// version (a LanceRead enhancement on the read relation's advanced extension).
+	// version (a LanceRead enhancement on the read relation's advanced extension). It is
+	// nil when PlanSQL met placeholders: plan again with PlanSQLWithParams.
 	Substrait []byte
 	// Schema is the result schema.
 	Schema *arrow.Schema
+	// Params has one field per placeholder (? or $n), typed from its context as DuckDB
+	// types it (utf8 or int64 where nothing else decides). Empty without placeholders.
+	// PlanSQLWithParams binds values for them.
+	Params *arrow.Schema
 }
 
 // PlanSQL parses and binds one SQL statement, resolving table versions through the catalog,
-// and produces its Substrait plan. EXPLAIN is not planned here (see Explain).
+// and produces its Substrait plan. EXPLAIN <query> is planned as a constant one-row result
+// in DuckDB's shape (explain_key, explain_value: "physical_plan" and the optimized plan's
+// canonical text), so any Flight SQL client can run it.
 func (p *Planner) PlanSQL(ctx context.Context, sql string) (*Prepared, error) {
 	stmt, err := parse.Parse(sql)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := stmt.(*ast.Explain); ok {
-		return nil, dberr.NotSupported("EXPLAIN as a query (use the planner's Explain)")
-	}
-	n, err := bind.Bind(ctx, p.cat, stmt)
-	if err != nil {
-		return nil, err
+	return p.planStatement(ctx, stmt, nil)
+}
+
+// planStatement plans stmt; values nil means "no values bound": a statement with
+// placeholders then returns only its schemas (Substrait nil).
+func (p *Planner) planStatement(ctx context.Context, stmt ast.Statement, values []scalar.Scalar) (*Prepared, error) {
+	var n plan.Node
+	params := arrow.NewSchema(nil, nil)
+	if e, ok := stmt.(*ast.Explain); ok {
+		if e.Analyze {
+			return nil, dberr.NotSupported("EXPLAIN ANALYZE").At(e.Pos.Line, e.Pos.Column)
+		}
+		text, err := p.explainStatement(ctx, e.Query, values)
+		if err != nil {
+			return nil, err
+		}
+		n = explainValues(text)
+	} else {
+		var types []arrow.DataType
+		var err error
+		if n, types, err = bind.BindParams(ctx, p.cat, stmt, values); err != nil {
+			return nil, err
+		}
+		if values == nil && len(types) > 0 {
+			// Placeholders remain: report the schemas, plan when values arrive.
+			return &Prepared{Schema: n.Schema(), Params: paramSchema(types)}, nil
+		}
+		params = paramSchema(types)
 	}
 	b, err := substrait.Marshal(n)
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{Substrait: b, Schema: n.Schema()}, nil
+	return &Prepared{Substrait: b, Schema: n.Schema(), Params: params}, nil
+}
+
+// paramSchema names the parameters $1, $2, ... with their inferred types.
+func paramSchema(types []arrow.DataType) *arrow.Schema {
+	fields := make([]arrow.Field, len(types))
+	for i, t := range types {
+		fields[i] = arrow.Field{Name: "$" + strconv.Itoa(i+1), Type: t, Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// PlanSQLWithParams plans a statement with placeholders (? or $n) and the values of a
+// prepared statement's parameters: each value is cast to its parameter's inferred type
+// (Prepared.Params of PlanSQL) and the plan is fully bound. The number of values must
+// equal the number of parameters.
+func (p *Planner) PlanSQLWithParams(ctx context.Context, sql string, params []scalar.Scalar) (*Prepared, error) {
+	stmt, err := parse.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []scalar.Scalar{}
+	}
+	return p.planStatement(ctx, stmt, params)
+}
+
+// ExplainSchema is the result schema of EXPLAIN, as DuckDB returns it.
+var ExplainSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "explain_key", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "explain_value", Type: arrow.BinaryTypes.String, Nullable: true},
+}, nil)
+
+func explainValues(text string) plan.Node {
+	return plan.NewValues(ExplainSchema, [][]plan.Expr{{
+		&plan.Literal{Value: scalar.NewStringScalar("physical_plan")},
+		&plan.Literal{Value: scalar.NewStringScalar(text)},
+	}})
 }
 
 // PlanSubstrait validates a client's Substrait plan (CommandStatementSubstraitPlan) by
@@ -69,7 +137,7 @@ func (p *Planner) PlanSubstrait(ctx context.Context, substraitPlan []byte) (*Pre
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{Substrait: b, Schema: n.Schema()}, nil
+	return &Prepared{Substrait: b, Schema: n.Schema(), Params: arrow.NewSchema(nil, nil)}, nil
 }
 
 // Logical is the Substrait consumer: it rebuilds the logical plan, loading each table at
@@ -91,7 +159,18 @@ func (p *Planner) Explain(ctx context.Context, sql string) (string, error) {
 	if e, ok := stmt.(*ast.Explain); ok {
 		stmt = e.Query
 	}
-	n, err := bind.Bind(ctx, p.cat, stmt)
+	return p.explainStatement(ctx, stmt, nil)
+}
+
+// explainStatement plans stmt the way it runs and renders the optimized plan.
+func (p *Planner) explainStatement(ctx context.Context, stmt ast.Statement, values []scalar.Scalar) (string, error) {
+	var n plan.Node
+	var err error
+	if values == nil {
+		n, err = bind.Bind(ctx, p.cat, stmt)
+	} else {
+		n, _, err = bind.BindParams(ctx, p.cat, stmt, values)
+	}
 	if err != nil {
 		return "", err
 	}

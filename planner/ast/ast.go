@@ -19,20 +19,29 @@ type Statement interface {
 type Select struct {
 	Pos      Pos
 	Distinct bool
-	Items    []SelectItem
-	From     *TableRef // nil when the query has no FROM clause
-	Where    Expr
-	GroupBy  []Expr
-	Having   Expr
-	OrderBy  []OrderItem
-	Limit    Expr // nil means no LIMIT
-	Offset   Expr // nil means no OFFSET
+	// DistinctOn holds the expressions of DISTINCT ON (...): one row per distinct value,
+	// the first in ORDER BY order. Distinct is false when it is set.
+	DistinctOn []Expr
+	Items      []SelectItem
+	From       FromItem // nil when the query has no FROM clause
+	Where      Expr
+	GroupBy    []Expr
+	Having     Expr
+	Windows    []NamedWindow // WINDOW clause
+	Qualify    Expr
+	OrderBy    []OrderItem
+	// UntypedNulls is set by the binder on the branches of a grouping-set union: NULL
+	// output columns keep type NULL so that the union gives them the other branches' type.
+	UntypedNulls bool
+	Limit        Expr // nil means no LIMIT
+	Offset       Expr // nil means no OFFSET
 }
 
 // Explain is EXPLAIN <statement>.
 type Explain struct {
-	Pos   Pos
-	Query Statement
+	Pos     Pos
+	Query   Statement
+	Analyze bool
 }
 
 func (*Select) stmt()  {}
@@ -51,7 +60,9 @@ type SelectItem struct {
 	Expr      Expr   // nil for a star
 	Alias     string // "" when absent
 	Star      bool
-	StarTable string // qualifier of t.*; "" for a bare *
+	StarTable string       // qualifier of t.*; "" for a bare *
+	Exclude   []string     // * EXCLUDE (a, b)
+	Replace   []SelectItem // * REPLACE (expr AS a, ...): Expr and Alias set
 }
 
 // TableRef is a base table in FROM with an optional alias and time-travel clause.

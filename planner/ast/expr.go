@@ -114,13 +114,17 @@ type FuncCall struct {
 	Name     string // lower case
 	Args     []Expr
 	Distinct bool
-	Star     bool // count(*)
+	Star     bool        // count(*)
+	Filter   Expr        // FILTER (WHERE ...); nil when absent
+	Over     *WindowSpec // OVER (...): a window function; nil otherwise
 }
 
-// Param is a prepared-statement parameter: ? (Index 0, numbered by position) or $n.
+// Param is a prepared-statement parameter: ? (Index 0, numbered by position: Ordinal) or
+// $n.
 type Param struct {
-	Pos   Pos
-	Index int // n of $n; 0 for ?
+	Pos     Pos
+	Index   int // n of $n; 0 for ?
+	Ordinal int // 1-based position of a ? among the statement's ? parameters
 }
 
 func (e *Literal) expr()   {}
@@ -202,7 +206,19 @@ func Children(e Expr) []Expr {
 	case *Cast:
 		return []Expr{e.X}
 	case *FuncCall:
-		return e.Args
+		if e.Over == nil {
+			return e.Args
+		}
+		out := append([]Expr{}, e.Args...)
+		out = append(out, e.Over.PartitionBy...)
+		for _, o := range e.Over.OrderBy {
+			out = append(out, o.Expr)
+		}
+		return out
+	case *InSubquery:
+		return []Expr{e.X}
+	case *IsDistinct:
+		return []Expr{e.L, e.R}
 	}
 	return nil
 }

@@ -32,12 +32,15 @@ type formatter struct {
 func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func (b *formatter) expr(e Expr) {
+	if b.queryExpr(e) {
+		return
+	}
 	switch e := e.(type) {
 	case *Literal:
 		formatLiteral(b, e)
 	case *ColumnRef:
 		if !b.faithful {
-			b.WriteString(e.Parts[len(e.Parts)-1])
+			b.WriteString(strings.Join(e.Parts, "."))
 			return
 		}
 		for i, p := range e.Parts {
@@ -179,20 +182,95 @@ func (b *formatter) call(e *FuncCall) {
 	case name == "coalesce":
 		name = "COALESCE"
 	}
-	if e.Star {
-		if b.faithful {
-			b.WriteString(name + "(*)")
-			return
-		}
+	switch {
+	case e.Star && b.faithful:
+		b.WriteString(name + "(*)")
+	case e.Star:
 		b.WriteString(name + "_star()")
+	default:
+		b.WriteString(name + "(")
+		if e.Distinct {
+			b.WriteString("DISTINCT ")
+		}
+		b.list(e.Args)
+		b.WriteString(")")
+	}
+	if e.Filter != nil {
+		b.WriteString(" FILTER (WHERE ")
+		b.expr(e.Filter)
+		b.WriteString(")")
+	}
+	if e.Over != nil {
+		b.over(e.Over)
+	}
+}
+
+// over renders OVER name or OVER (spec).
+func (b *formatter) over(w *WindowSpec) {
+	if w.Name != "" && len(w.PartitionBy) == 0 && len(w.OrderBy) == 0 && w.Frame == nil {
+		b.WriteString(" OVER ")
+		b.ident(w.Name)
 		return
 	}
-	b.WriteString(name + "(")
-	if e.Distinct {
-		b.WriteString("DISTINCT ")
-	}
-	b.list(e.Args)
+	b.WriteString(" OVER (")
+	b.windowSpec(w)
 	b.WriteString(")")
+}
+
+func (b *formatter) ident(name string) {
+	if b.faithful {
+		name = QuoteIdent(name)
+	}
+	b.WriteString(name)
+}
+
+// windowSpec renders the inside of a window specification.
+func (b *formatter) windowSpec(w *WindowSpec) {
+	sep := ""
+	if w.Name != "" {
+		b.ident(w.Name)
+		sep = " "
+	}
+	if len(w.PartitionBy) > 0 {
+		b.WriteString(sep + "PARTITION BY ")
+		b.list(w.PartitionBy)
+		sep = " "
+	}
+	if len(w.OrderBy) > 0 {
+		b.WriteString(sep + "ORDER BY ")
+		for i, o := range w.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.expr(o.Expr)
+			if o.Desc {
+				b.WriteString(" DESC")
+			}
+			if o.NullsFirst != nil {
+				b.WriteString(map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[*o.NullsFirst])
+			}
+		}
+		sep = " "
+	}
+	if f := w.Frame; f != nil {
+		b.WriteString(sep + f.Unit + " ")
+		if f.End != nil {
+			b.WriteString("BETWEEN ")
+		}
+		b.frameBound(f.Start)
+		if f.End != nil {
+			b.WriteString(" AND ")
+			b.frameBound(*f.End)
+		}
+	}
+}
+
+func (b *formatter) frameBound(fb FrameBoundSpec) {
+	if fb.Offset != nil {
+		b.expr(fb.Offset)
+		b.WriteString(" ")
+	}
+	b.WriteString(fb.Kind)
 }
 
 // String renders the type name, e.g. "DECIMAL(10, 2)".
@@ -228,4 +306,71 @@ func (b *formatter) unary(e *Unary) {
 		return
 	}
 	b.expr(e.X)
+}
+
+// queryExpr renders the expressions that hold queries or are binder-only; false for others.
+func (b *formatter) queryExpr(e Expr) bool {
+	switch e := e.(type) {
+	case *GroupAll:
+		b.WriteString("ALL")
+	case *GroupingSets:
+		b.groupingSets(e)
+	case *BoundColumn:
+		if b.faithful {
+			b.WriteString(QuoteIdent(e.Name))
+		} else {
+			b.WriteString(e.Name)
+		}
+	case *Subquery:
+		if b.faithful {
+			b.WriteString("(" + StatementSQL(e.Query) + ")")
+		} else {
+			b.WriteString("(" + statementText(e.Query) + ")")
+		}
+	case *Exists:
+		if e.Not {
+			b.WriteString("(NOT ")
+		}
+		b.WriteString("EXISTS(" + StatementSQL(e.Query) + ")")
+		if e.Not {
+			b.WriteString(")")
+		}
+	case *InSubquery:
+		b.WriteString("(")
+		b.expr(e.X)
+		b.WriteString(map[bool]string{false: " IN (", true: " NOT IN ("}[e.Not])
+		b.WriteString(StatementSQL(e.Query) + "))")
+	case *IsDistinct:
+		b.WriteString("(")
+		b.expr(e.L)
+		b.WriteString(map[bool]string{false: " IS DISTINCT FROM ", true: " IS NOT DISTINCT FROM "}[e.Not])
+		b.expr(e.R)
+		b.WriteString(")")
+	case *Interval:
+		b.WriteString("INTERVAL '" + strings.ReplaceAll(e.Text, "'", "''") + "'")
+		if e.Unit != "" {
+			b.WriteString(" " + e.Unit)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (b *formatter) groupingSets(e *GroupingSets) {
+	b.WriteString(e.Kind + " (")
+	if e.Kind != "GROUPING SETS" {
+		b.list(e.Items)
+		b.WriteString(")")
+		return
+	}
+	for i, set := range e.Sets {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(")
+		b.list(set)
+		b.WriteString(")")
+	}
+	b.WriteString(")")
 }

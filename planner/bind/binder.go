@@ -1,11 +1,13 @@
 // Package bind turns a parsed statement (planner/ast) into a typed logical plan
-// (planner/plan): it resolves the table and its version through catalog.Catalog, resolves
-// column names (exact match first, then case-insensitive, as DuckDB does), types every
-// expression with DuckDB's implicit casts (planner/functions), and plans aggregates,
-// HAVING, ORDER BY (by alias, ordinal or expression, with hidden sort columns), DISTINCT
-// and LIMIT/OFFSET.
+// (planner/plan): it resolves tables and their versions through catalog.Catalog, CTEs,
+// derived tables and joins into one scope of columns, resolves column names (exact match
+// first, then case-insensitive, as DuckDB does; ambiguity is an error), types every
+// expression with DuckDB's implicit casts (planner/functions), decorrelates subqueries into
+// semi, anti, mark, left and cross joins, and plans aggregates, HAVING, ORDER BY (by alias,
+// ordinal or expression, with hidden sort columns), DISTINCT, set operations, VALUES and
+// LIMIT/OFFSET. BindParams also infers and binds prepared-statement parameters.
 //
-// The plan it returns reads all columns of the table; pruning is the optimizer's job.
+// The plan it returns reads all columns of every table; pruning is the optimizer's job.
 package bind
 
 import (
@@ -19,20 +21,65 @@ import (
 
 // Bind binds one query statement. EXPLAIN is the caller's business: pass its Query.
 func Bind(ctx context.Context, cat catalog.Catalog, stmt ast.Statement) (plan.Node, error) {
-	switch s := stmt.(type) {
-	case *ast.Select:
-		b := &binder{ctx: ctx, cat: cat}
-		return b.bindSelect(s)
-	case *ast.Explain:
-		return nil, dberr.NotSupported("nested EXPLAIN")
-	}
-	return nil, dberr.NotSupported("this statement")
+	b := &binder{ctx: ctx, cat: cat}
+	return b.bindStatement(stmt)
 }
 
-// binder holds the state of binding one statement.
+// binder holds the state of binding one query block. Subqueries get a child binder.
 type binder struct {
-	ctx context.Context
-	cat catalog.Catalog
+	ctx   context.Context
+	cat   catalog.Catalog
+	ctes  *cteEnv      // common table expressions in scope
+	outer *scope       // the enclosing query's scope, for correlated subqueries
+	corr  *correlation // where a correlated subquery collects its correlations
+	// params holds the statement's parameters; nil when parameters are not allowed
+	// (Bind without values).
+	params *params
+}
+
+// child returns a binder for a nested query block: same catalog and CTEs, no outer scope.
+func (b *binder) child() *binder {
+	return &binder{ctx: b.ctx, cat: b.cat, ctes: b.ctes, params: b.params}
+}
+
+func (b *binder) bindStatement(stmt ast.Statement) (plan.Node, error) {
+	switch s := stmt.(type) {
+	case *ast.Select:
+		return b.bindSelect(s)
+	case *ast.SetOp:
+		return b.bindSetOp(s)
+	case *ast.With:
+		return b.bindWith(s)
+	case *ast.Values:
+		return b.bindValues(s, "col")
+	case *ast.Explain:
+		return nil, dberr.NotSupported("nested EXPLAIN").At(s.Pos.Line, s.Pos.Column)
+	}
+	pos := stmt.Position()
+	return nil, dberr.NotSupported(statementKind(stmt)).At(pos.Line, pos.Column)
+}
+
+// statementKind names a statement flightd parses but does not plan.
+func statementKind(stmt ast.Statement) string {
+	switch s := stmt.(type) {
+	case *ast.CreateTable:
+		return "CREATE TABLE"
+	case *ast.Insert:
+		return "INSERT"
+	case *ast.Update:
+		return "UPDATE"
+	case *ast.Delete:
+		return "DELETE"
+	case *ast.Drop:
+		return "DROP " + s.Kind
+	case *ast.AlterTable:
+		return "ALTER TABLE"
+	case *ast.CreateIndex:
+		return "CREATE INDEX"
+	case *ast.Merge:
+		return "MERGE"
+	}
+	return "this statement"
 }
 
 // errAt attaches a source position to a classified error that has none.

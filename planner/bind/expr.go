@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
@@ -21,6 +22,14 @@ type exprBinder struct {
 	scope  *scope
 	agg    *aggContext
 	clause string // for error messages: "WHERE clause", "SELECT list", ...
+	// input is the node the expression is evaluated over; subqueries join their plans
+	// onto it (appending columns). nil where subqueries are not supported.
+	input *plan.Node
+	// win collects window functions; nil where they are not allowed.
+	win *windowContext
+	// aliases are select items a column name may refer to when no column has the name
+	// (QUALIFY).
+	aliases []selectItem
 }
 
 func (eb *exprBinder) bind(e ast.Expr) (plan.Expr, error) {
@@ -41,7 +50,27 @@ func (eb *exprBinder) bindInner(e ast.Expr) (plan.Expr, error) {
 	case *ast.Literal:
 		return bindLiteral(e)
 	case *ast.ColumnRef:
-		return eb.scope.resolve(e, eb.clause)
+		out, err := eb.scope.resolve(e, eb.clause)
+		if err != nil && len(e.Parts) == 1 && eb.aliases != nil {
+			for _, it := range eb.aliases {
+				if it.alias && strings.EqualFold(it.name, e.Parts[0]) {
+					return eb.bind(it.expr)
+				}
+			}
+		}
+		return out, err
+	case *ast.BoundColumn:
+		return e.Ref.(*plan.ColumnRef), nil
+	case *ast.Subquery:
+		return eb.bindScalarSubquery(e)
+	case *ast.Exists:
+		return eb.bindMarkSubquery(e.Query, nil, e.Pos)
+	case *ast.InSubquery:
+		return eb.bindInSubquery(e)
+	case *ast.IsDistinct:
+		return eb.call(map[bool]string{false: "is_distinct_from", true: "is_not_distinct_from"}[e.Not], e.L, e.R)
+	case *ast.Interval:
+		return bindInterval(e)
 	case *ast.Unary:
 		return eb.bindUnary(e)
 	case *ast.Binary:
@@ -61,7 +90,10 @@ func (eb *exprBinder) bindInner(e ast.Expr) (plan.Expr, error) {
 	case *ast.FuncCall:
 		return eb.bindFunc(e)
 	case *ast.Param:
-		return nil, dberr.NotSupported("prepared statement parameters")
+		if eb.b == nil || eb.b.params == nil {
+			return nil, dberr.NotSupported("prepared statement parameters here")
+		}
+		return eb.b.params.bind(e)
 	}
 	return nil, dberr.New(dberr.Internal, "unexpected expression %T", e)
 }
@@ -148,7 +180,7 @@ func (eb *exprBinder) bindUnary(e *ast.Unary) (plan.Expr, error) {
 var binaryFuncs = map[string]string{
 	"=": "equal", "<>": "not_equal", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte",
 	"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus",
-	"AND": "and", "OR": "or",
+	"AND": "and", "OR": "or", "||": "concat",
 }
 
 func (eb *exprBinder) bindBinary(e *ast.Binary) (plan.Expr, error) {
@@ -156,7 +188,44 @@ func (eb *exprBinder) bindBinary(e *ast.Binary) (plan.Expr, error) {
 	if !ok {
 		return nil, dberr.NotSupported("operator " + e.Op)
 	}
+	if name == "concat" {
+		return eb.bindConcatOp(e)
+	}
 	return eb.call(name, e.L, e.R)
+}
+
+// bindConcatOp binds a || b: concat, except that a NULL operand makes the result NULL
+// (concat skips NULLs): case(or(is_null(a), is_null(b)), NULL, concat(a, b)).
+func (eb *exprBinder) bindConcatOp(e *ast.Binary) (plan.Expr, error) {
+	l, err := eb.bind(e.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := eb.bind(e.R)
+	if err != nil {
+		return nil, err
+	}
+	c, err := functions.NewCall("concat", []plan.Expr{l, r})
+	if err != nil || (!l.Nullable() && !r.Nullable()) {
+		return c, err
+	}
+	var nulls []plan.Expr
+	for _, x := range []plan.Expr{l, r} {
+		if x.Nullable() {
+			isNull, err := functions.NewCall("is_null", []plan.Expr{x})
+			if err != nil {
+				return nil, err
+			}
+			nulls = append(nulls, isNull)
+		}
+	}
+	cond := nulls[0]
+	if len(nulls) == 2 {
+		if cond, err = functions.NewCall("or", nulls); err != nil {
+			return nil, err
+		}
+	}
+	return functions.NewCall("case", []plan.Expr{cond, &plan.Literal{Value: scalar.MakeNullScalar(arrow.Null)}, c})
 }
 
 func (eb *exprBinder) bindBetween(e *ast.Between) (plan.Expr, error) {
@@ -221,9 +290,6 @@ func (eb *exprBinder) bindIn(e *ast.InList) (plan.Expr, error) {
 }
 
 func (eb *exprBinder) bindLike(e *ast.Like) (plan.Expr, error) {
-	if e.ILike {
-		return nil, dberr.NotSupported("ILIKE")
-	}
 	x, err := eb.bind(e.X)
 	if err != nil {
 		return nil, err
@@ -232,10 +298,15 @@ func (eb *exprBinder) bindLike(e *ast.Like) (plan.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p, ok := pat.(*paramRef); ok {
+		eb.b.params.note(p.index, arrow.BinaryTypes.String)
+		pat = &plan.Literal{Value: scalar.NewStringScalar("")}
+	}
 	if _, ok := pat.(*plan.Literal); !ok {
 		return nil, dberr.NotSupported("LIKE with a non-constant pattern")
 	}
-	return negateIf(e.Not)(functions.NewCall("like", []plan.Expr{x, pat}))
+	name := map[[2]bool]string{{false, false}: "like", {true, false}: "not_like", {false, true}: "ilike", {true, true}: "not_ilike"}[[2]bool{e.Not, e.ILike}]
+	return functions.NewCall(name, []plan.Expr{x, pat})
 }
 
 func (eb *exprBinder) bindCase(e *ast.Case) (plan.Expr, error) {

@@ -24,7 +24,13 @@ const (
 	DefaultSchema  = "main"
 )
 
-func (b *binder) bindFrom(ref *ast.TableRef) (catalog.Table, *scope, error) {
+// bindTable binds a base table (or a CTE named like one) and returns its scan and scope.
+func (b *binder) bindTable(ref *ast.TableRef) (plan.Node, *scope, error) {
+	if len(ref.Name) == 1 && ref.At == nil {
+		if cte, ok := b.lookupCTE(ref.Name[0]); ok {
+			return b.bindCTERef(cte, ref)
+		}
+	}
 	name, err := tableName(ref.Name)
 	if err != nil {
 		return nil, nil, errAt(err, ref.Pos)
@@ -43,8 +49,15 @@ func (b *binder) bindFrom(ref *ast.TableRef) (catalog.Table, *scope, error) {
 		}
 		return nil, nil, errAt(err, pos)
 	}
-	sc := &scope{schema: t.Schema(), table: t.Name(), alias: ref.Alias}
-	return t, sc, nil
+	rel := ref.Alias
+	if rel == "" {
+		rel = t.Name()
+	}
+	cols := make([]int, len(t.Schema().Fields()))
+	for i := range cols {
+		cols[i] = i
+	}
+	return plan.NewScan(t, cols), tableScope(t.Schema(), rel), nil
 }
 
 // tableName checks the qualifiers of a table name and returns the bare name.
@@ -104,7 +117,16 @@ func catalogError(name string, at catalog.VersionRef, err error) error {
 
 // bindAt evaluates the AT clause's constant expression once, into a VersionRef.
 func (b *binder) bindAt(at *ast.AtClause) (catalog.VersionRef, error) {
-	eb := &exprBinder{b: b, scope: &scope{}, clause: "AT clause"}
+	if p, ok := at.Expr.(*ast.Param); ok && b.params != nil && b.params.values == nil {
+		// Inferring parameter types: any version will do.
+		t := arrow.DataType(arrow.PrimitiveTypes.Int64)
+		if at.Unit == ast.AtTimestamp {
+			t = timestampType
+		}
+		b.params.note(paramIndex(p), t)
+		return catalog.VersionRef{}, nil
+	}
+	eb := &exprBinder{b: b, scope: &scope{noColumns: true}, clause: "AT clause"}
 	e, err := eb.bind(at.Expr)
 	if err != nil {
 		return catalog.VersionRef{}, err

@@ -10,40 +10,46 @@ import (
 	"github.com/flightd/flightd/planner/plan"
 )
 
+// aggName is the canonical name of an aggregate call's function (aliases resolved).
+func aggName(name string) string {
+	if c, ok := functions.AggregateAliases[name]; ok {
+		return c
+	}
+	return name
+}
+
 // isAggregate reports whether e is a call of an aggregate function.
 func isAggregate(e ast.Expr) bool {
 	f, ok := e.(*ast.FuncCall)
-	return ok && (functions.Aggregates[f.Name] || unsupportedAggregates[f.Name])
+	return ok && f.Over == nil && (functions.Aggregates[aggName(f.Name)] && f.Name != "single_value" || unsupportedAggregates[f.Name])
 }
 
 func containsAggregate(e ast.Expr) bool { return ast.Any(e, isAggregate) }
 
 // unsupportedAggregates are DuckDB aggregates flightd does not run yet.
 var unsupportedAggregates = map[string]bool{
-	"any_value": true, "first": true, "last": true, "bool_and": true, "bool_or": true,
-	"string_agg": true, "list": true, "array_agg": true, "stddev": true, "stddev_pop": true,
-	"stddev_samp": true, "variance": true, "var_pop": true, "var_samp": true, "median": true,
-	"quantile": true, "quantile_cont": true, "quantile_disc": true, "mode": true,
-	"approx_count_distinct": true, "arg_min": true, "arg_max": true, "histogram": true,
-	"product": true, "bit_and": true, "bit_or": true, "count_star": true, "fsum": true,
+	"median": true, "quantile": true, "quantile_cont": true, "quantile_disc": true, "mode": true,
+	"arg_min": true, "arg_max": true, "histogram": true, "product": true, "bit_and": true,
+	"bit_or": true, "count_star": true, "fsum": true,
 }
 
 // unsupportedScalars are common DuckDB scalar functions flightd does not run yet; any
 // other unknown name is reported the way DuckDB reports it.
 var unsupportedScalars = map[string]bool{
-	"lower": true, "upper": true, "length": true, "substring": true, "substr": true,
-	"concat": true, "trim": true, "ltrim": true, "rtrim": true, "replace": true,
-	"starts_with": true, "ends_with": true, "contains": true, "regexp_matches": true,
-	"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "power": true,
-	"pow": true, "ln": true, "log": true, "exp": true, "greatest": true, "least": true,
-	"nullif": true, "now": true, "current_date": true, "current_timestamp": true,
-	"date_trunc": true, "date_part": true, "extract": true, "year": true, "month": true,
-	"day": true, "strftime": true, "strptime": true, "array_distance": true,
-	"array_cosine_similarity": true, "list_distance": true, "if": true, "hash": true,
-	"md5": true, "random": true, "left": true, "right": true, "split_part": true,
+	"strftime": true, "strptime": true, "array_distance": true, "array_cosine_similarity": true,
+	"list_distance": true, "if": true, "hash": true, "md5": true, "random": true,
+}
+
+// dateShorthands are functions that are date_part of one field.
+var dateShorthands = map[string]bool{
+	"year": true, "month": true, "day": true, "hour": true, "minute": true, "second": true,
+	"quarter": true, "week": true, "dayofweek": true, "dayofyear": true, "epoch": true,
 }
 
 func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
+	if e.Over != nil {
+		return eb.bindWindow(e)
+	}
 	if isAggregate(e) {
 		if unsupportedAggregates[e.Name] {
 			return nil, dberr.NotSupported(fmt.Sprintf("aggregate function %s", e.Name))
@@ -56,17 +62,31 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	if e.Star {
 		return nil, dberr.New(dberr.Binder, "%s(*) is only valid for count", e.Name)
 	}
-	if e.Distinct {
-		return nil, dberr.New(dberr.Binder, "DISTINCT is only allowed in aggregate functions, not %s", e.Name)
+	if e.Distinct || e.Filter != nil {
+		return nil, dberr.New(dberr.Binder, "DISTINCT and FILTER are only allowed in aggregate functions, not %s", e.Name)
 	}
-	switch e.Name {
-	case "coalesce", "ifnull":
-		if e.Name == "ifnull" && len(e.Args) != 2 {
+	name := e.Name
+	if c, ok := functions.Aliases[name]; ok {
+		name = c
+	}
+	switch {
+	case name == "coalesce" || name == "ifnull":
+		if name == "ifnull" && len(e.Args) != 2 {
 			return nil, dberr.New(dberr.Binder, "ifnull takes two arguments")
 		}
 		return eb.call("coalesce", e.Args...)
-	}
-	if unsupportedScalars[e.Name] {
+	case dateShorthands[name]:
+		if len(e.Args) != 1 {
+			return nil, dberr.New(dberr.Binder, "%s takes one argument", name)
+		}
+		part := map[string]string{"dayofweek": "dow", "dayofyear": "doy"}[name]
+		if part == "" {
+			part = name
+		}
+		return eb.call("date_part", &ast.Literal{Pos: e.Pos, Kind: ast.LitString, Text: part}, e.Args[0])
+	case functions.Scalars[name] == functions.Generic:
+		return eb.call(name, e.Args...)
+	case unsupportedScalars[name]:
 		return nil, dberr.NotSupported(fmt.Sprintf("function %s", e.Name))
 	}
 	return nil, dberr.New(dberr.Catalog, "Scalar Function with name %s does not exist!", e.Name)
@@ -128,11 +148,20 @@ func (a *aggContext) addAggregate(eb *exprBinder, f *ast.FuncCall) (plan.Expr, e
 		}
 		args = append(args, b)
 	}
-	agg, err := functions.NewAgg(f.Name, args, f.Distinct, ast.Format(f))
+	agg, err := functions.NewAgg(aggName(f.Name), args, f.Distinct, ast.Format(f))
 	if err != nil {
 		return nil, err
 	}
-	key := fmt.Sprintf("%s|%v|%v", agg.Func, agg.Distinct, args)
+	if f.Filter != nil {
+		cond, err := argBinder.bind(f.Filter)
+		if err != nil {
+			return nil, err
+		}
+		if agg.Filter, err = asPredicate(cond, "FILTER", f.Filter.Position()); err != nil {
+			return nil, err
+		}
+	}
+	key := fmt.Sprintf("%s|%v|%v|%v", agg.Func, agg.Distinct, args, agg.Filter)
 	k := len(a.aggs)
 	for i, existing := range a.aggKeys {
 		if existing == key {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner/ast"
@@ -90,10 +91,14 @@ func (st *selectState) itemIndex(it selectItem) int {
 // finish adds the projection, DISTINCT, Sort, Limit and the final projection that drops
 // hidden sort columns.
 func (st *selectState) finish(node plan.Node, keys []orderKey) (plan.Node, error) {
-	exprs := append(append([]plan.Expr{}, st.exprs...), st.hidden...)
+	exprs := append(append([]plan.Expr{}, st.exprs...), st.corrOutputs()...)
+	exprs = append(exprs, st.hidden...)
 	names := make([]string, 0, len(exprs))
 	for _, it := range st.items {
 		names = append(names, it.name)
+	}
+	for i := len(names); i < len(exprs)-len(st.hidden); i++ {
+		names = append(names, "__corr"+strconv.Itoa(i-len(st.items)))
 	}
 	for i := range st.hidden {
 		names = append(names, "__order"+strconv.Itoa(i))
@@ -102,6 +107,9 @@ func (st *selectState) finish(node plan.Node, keys []orderKey) (plan.Node, error
 	node = proj
 	if st.s.Distinct {
 		node = distinct(proj)
+	}
+	if len(st.onCols) > 0 {
+		node = st.distinctOn(proj, keys)
 	}
 	if len(keys) > 0 {
 		sk := make([]plan.SortKey, len(keys))
@@ -145,26 +153,29 @@ func (st *selectState) bindLimit(node plan.Node) (plan.Node, error) {
 	if st.s.Limit == nil && st.s.Offset == nil {
 		return node, nil
 	}
-	count, err := constantCount(st.s.Limit, "LIMIT", -1)
+	count, err := constantCount(st.s.Limit, "LIMIT", -1, st.b.params)
 	if err != nil {
 		return nil, err
 	}
-	offset, err := constantCount(st.s.Offset, "OFFSET", 0)
+	offset, err := constantCount(st.s.Offset, "OFFSET", 0, st.b.params)
 	if err != nil {
 		return nil, err
 	}
 	return &plan.Limit{Input: node, Offset: offset, Count: count}, nil
 }
 
-func constantCount(e ast.Expr, clause string, absent int64) (int64, error) {
+func constantCount(e ast.Expr, clause string, absent int64, ps *params) (int64, error) {
 	if e == nil {
 		return absent, nil
 	}
 	pos := e.Position()
-	if _, ok := e.(*ast.Param); ok {
-		return 0, dberr.NotSupported("prepared statement parameters").At(pos.Line, pos.Column)
+	if p, ok := e.(*ast.Param); ok && ps != nil {
+		ps.note(paramIndex(p), arrow.PrimitiveTypes.Int64)
+		if ps.values == nil {
+			return absent, nil
+		}
 	}
-	eb := &exprBinder{scope: &scope{}, clause: clause + " clause"}
+	eb := &exprBinder{b: &binder{params: ps}, scope: &scope{noColumns: true}, clause: clause + " clause"}
 	bound, err := eb.bind(e)
 	if err != nil {
 		return 0, err
@@ -181,4 +192,57 @@ func constantCount(e ast.Expr, clause string, absent int64) (int64, error) {
 		return 0, dberr.New(dberr.Binder, "%s cannot be negative", clause).At(pos.Line, pos.Column)
 	}
 	return n, nil
+}
+
+// corrOutputs are the correlation keys a correlated subquery outputs after its columns:
+// the inner key expressions, or the aggregate's leading group keys.
+func (st *selectState) corrOutputs() []plan.Expr {
+	c := st.in.corr
+	if c == nil || len(c.inner) == 0 {
+		return nil
+	}
+	if st.agg == nil {
+		return c.inner
+	}
+	out := make([]plan.Expr, len(c.inner))
+	for i, g := range st.agg.groups[:len(c.inner)] {
+		out[i] = &plan.ColumnRef{Index: i, Name: st.agg.names[i], DataType: g.Type(), Null: g.Nullable()}
+	}
+	return out
+}
+
+// bindDistinctOn resolves the DISTINCT ON expressions to projection columns (select-list
+// items or hidden columns, as ORDER BY keys are).
+func (st *selectState) bindDistinctOn(eb *exprBinder) error {
+	ob := *eb
+	ob.clause = "DISTINCT ON clause"
+	ob.win = nil
+	for _, e := range st.s.DistinctOn {
+		col, err := st.orderColumn(&ob, e)
+		if err != nil {
+			return err
+		}
+		st.onCols = append(st.onCols, col)
+	}
+	return nil
+}
+
+// distinctOn keeps the first row of each DISTINCT ON group in ORDER BY order:
+// row_number() OVER (PARTITION BY keys ORDER BY order) = 1.
+func (st *selectState) distinctOn(proj *plan.Project, keys []orderKey) plan.Node {
+	s := proj.Schema()
+	n := s.NumFields()
+	ref := func(i int) plan.Expr { return fieldRef(s, i) }
+	w := plan.WindowFunc{Func: "row_number", DataType: arrow.PrimitiveTypes.Int64, Name: "__distinct_on"}
+	for _, c := range st.onCols {
+		w.PartitionBy = append(w.PartitionBy, ref(c))
+	}
+	for _, k := range keys {
+		w.OrderBy = append(w.OrderBy, plan.SortKey{Expr: ref(k.col), Descending: k.desc, NullsFirst: k.nullsFirst})
+	}
+	win := plan.NewWindow(proj, []plan.WindowFunc{w})
+	one := &plan.Literal{Value: scalar.NewInt64Scalar(1)}
+	rn := fieldRef(win.Schema(), n)
+	cond := &plan.Call{Func: "equal", Args: []plan.Expr{rn, one}, DataType: arrow.FixedWidthTypes.Boolean}
+	return plan.NewProject(&plan.Filter{Input: win, Cond: cond}, columnRefs(s, n), proj.Names)
 }

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,6 +24,8 @@ type selectState struct {
 	b      *binder
 	s      *ast.Select
 	in     *scope
+	input  plan.Node // the FROM clause after WHERE, grown by subquery joins
+	onCols []int     // DISTINCT ON keys: projection columns, like ORDER BY keys
 	items  []selectItem
 	agg    *aggContext
 	exprs  []plan.Expr // bound select list (over the aggregate output when agg != nil)
@@ -30,41 +33,75 @@ type selectState struct {
 }
 
 func (b *binder) bindSelect(s *ast.Select) (plan.Node, error) {
-	if s.From == nil {
-		return nil, dberr.NotSupported("SELECT without FROM").At(s.Pos.Line, s.Pos.Column)
+	if sets, ok, err := groupingSets(s.GroupBy); err != nil {
+		return nil, errAt(err, s.Pos)
+	} else if ok {
+		return b.bindGroupingSets(s, sets)
 	}
-	t, sc, err := b.bindFrom(s.From)
+	var node plan.Node = plan.NewValues(arrow.NewSchema(nil, nil), [][]plan.Expr{{}})
+	sc := &scope{}
+	if s.From != nil {
+		var err error
+		if node, sc, err = b.bindFromItem(s.From); err != nil {
+			return nil, err
+		}
+	}
+	sc.outer, sc.corr = b.outer, b.corr
+	node, err := b.bindWhere(node, sc, s.Where)
 	if err != nil {
 		return nil, err
 	}
-	cols := make([]int, len(t.Schema().Fields()))
-	for i := range cols {
-		cols[i] = i
-	}
-	var node plan.Node = plan.NewScan(t, cols)
-	if node, err = b.bindWhere(node, sc, s.Where); err != nil {
-		return nil, err
-	}
-	st := &selectState{b: b, s: s, in: sc}
+	st := &selectState{b: b, s: s, in: sc, input: node}
 	if st.items, err = expandStars(s.Items, sc); err != nil {
 		return nil, err
 	}
-	return st.plan(node)
+	return st.plan()
 }
 
+// bindWhere binds WHERE: EXISTS, NOT EXISTS and IN (subquery) conjuncts become semi and anti
+// joins, correlation equalities of a correlated subquery are set aside, and the rest becomes
+// a Filter.
 func (b *binder) bindWhere(node plan.Node, sc *scope, where ast.Expr) (plan.Node, error) {
 	if where == nil {
 		return node, nil
 	}
-	eb := &exprBinder{b: b, scope: sc, clause: "WHERE clause"}
-	cond, err := eb.bind(where)
-	if err != nil {
-		return nil, err
+	var conds []plan.Expr
+	for _, c := range astConjuncts(where) {
+		var ok bool
+		var err error
+		if node, ok, err = b.semiJoin(node, sc, c); err != nil {
+			return nil, errAt(err, c.Position())
+		} else if ok {
+			continue
+		}
+		eb := &exprBinder{b: b, scope: sc, clause: "WHERE clause", input: &node}
+		cond, err := eb.bind(c)
+		if err != nil {
+			return nil, err
+		}
+		if cond, err = asPredicate(cond, "WHERE", c.Position()); err != nil {
+			return nil, err
+		}
+		if sc.corr != nil && hasOuter(cond) {
+			if err := sc.corr.add(cond); err != nil {
+				return nil, errAt(err, c.Position())
+			}
+			continue
+		}
+		conds = append(conds, cond)
 	}
-	if cond, err = asPredicate(cond, "WHERE", where.Position()); err != nil {
-		return nil, err
+	if len(conds) == 0 {
+		return node, nil
 	}
-	return &plan.Filter{Input: node, Cond: cond}, nil
+	return &plan.Filter{Input: node, Cond: plan.Conjoin(conds)}, nil
+}
+
+// astConjuncts splits e at top-level ANDs.
+func astConjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := e.(*ast.Binary); ok && b.Op == "AND" {
+		return append(astConjuncts(b.L), astConjuncts(b.R)...)
+	}
+	return []ast.Expr{e}
 }
 
 // asPredicate checks that a filter condition is boolean (a NULL literal counts as one).
@@ -90,22 +127,63 @@ func expandStars(items []ast.SelectItem, sc *scope) ([]selectItem, error) {
 			out = append(out, selectItem{expr: it.Expr, name: name, alias: alias})
 			continue
 		}
-		if it.StarTable != "" && !sc.qualifierMatches(it.StarTable) {
+		if it.StarTable != "" && !sc.hasRel(it.StarTable) {
 			return nil, dberr.New(dberr.Binder, "Referenced table %q not found!", it.StarTable).At(it.Pos.Line, it.Pos.Column)
 		}
-		for _, f := range sc.schema.Fields() {
-			out = append(out, selectItem{expr: &ast.ColumnRef{Pos: it.Pos, Parts: []string{f.Name}}, name: f.Name})
+		n := len(out)
+		used := map[string]bool{}
+		for _, c := range sc.cols {
+			if it.StarTable == "" && c.hidden || it.StarTable != "" && !strings.EqualFold(c.rel, it.StarTable) {
+				continue
+			}
+			if name, ok := findName(it.Exclude, c.field.Name); ok {
+				used[name] = true
+				continue
+			}
+			var e ast.Expr = &ast.BoundColumn{Pos: it.Pos, Name: c.field.Name, Ref: colRef(c)}
+			for _, r := range it.Replace {
+				if strings.EqualFold(r.Alias, c.field.Name) {
+					e, used[r.Alias] = r.Expr, true
+				}
+			}
+			out = append(out, selectItem{expr: e, name: c.field.Name})
+		}
+		for _, name := range append(append([]string{}, it.Exclude...), replaceNames(it.Replace)...) {
+			if !used[name] {
+				return nil, dberr.New(dberr.Binder, "Column %q in EXCLUDE/REPLACE list not found in FROM clause", name).At(it.Pos.Line, it.Pos.Column)
+			}
+		}
+		if len(out) == n {
+			return nil, dberr.New(dberr.Binder, "SELECT * with no columns").At(it.Pos.Line, it.Pos.Column)
 		}
 	}
 	return out, nil
+}
+
+// findName finds name among names, case-insensitively, returning the spelling in names.
+func findName(names []string, name string) (string, bool) {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+func replaceNames(items []ast.SelectItem) []string {
+	out := make([]string, len(items))
+	for i, r := range items {
+		out[i] = r.Alias
+	}
+	return out
 }
 
 // defaultName is DuckDB's output name for an unaliased expression: the column's own name
 // for a column reference, the expression's text otherwise.
 func defaultName(e ast.Expr, sc *scope) string {
 	if ref, ok := e.(*ast.ColumnRef); ok {
-		if idx := sc.lookup(ref.Parts[len(ref.Parts)-1]); idx >= 0 {
-			return sc.schema.Field(idx).Name
+		if c, err := sc.find(ref); err == nil {
+			return c.field.Name
 		}
 	}
 	return ast.Format(e)
@@ -129,56 +207,139 @@ func (st *selectState) isAggregateQuery() bool {
 	return false
 }
 
-// plan builds Aggregate, HAVING, Project, DISTINCT, Sort and Limit above node.
-func (st *selectState) plan(node plan.Node) (plan.Node, error) {
-	eb := &exprBinder{b: st.b, scope: st.in, clause: "SELECT list"}
+// plan builds Aggregate, HAVING, Project, DISTINCT, Sort and Limit above st.input.
+func (st *selectState) plan() (plan.Node, error) {
+	win, err := newWindowContext(st.s.Windows)
+	if err != nil {
+		return nil, errAt(err, st.s.Pos)
+	}
+	eb := &exprBinder{b: st.b, scope: st.in, clause: "SELECT list", input: &st.input, win: win}
 	if st.isAggregateQuery() {
 		if err := st.bindGroups(); err != nil {
 			return nil, err
 		}
 		eb.agg = st.agg
+		eb.input = nil
+	}
+	if err := st.checkCorrelated(); err != nil {
+		return nil, err
 	}
 	for _, it := range st.items {
 		e, err := eb.bind(it.expr)
 		if err != nil {
 			return nil, err
 		}
-		if e.Type().ID() == arrow.NULL {
+		if e.Type().ID() == arrow.NULL && !st.s.UntypedNulls {
 			// DuckDB outputs an untyped NULL as INTEGER.
 			e, _ = functions.Cast(e, arrow.PrimitiveTypes.Int32)
 		}
 		st.exprs = append(st.exprs, e)
 	}
-	var having plan.Expr
-	if st.s.Having != nil {
-		hb := &exprBinder{b: st.b, scope: st.in, agg: st.agg, clause: "HAVING clause"}
-		h, err := hb.bind(st.s.Having)
-		if err != nil {
-			return nil, err
-		}
-		if having, err = asPredicate(h, "HAVING", st.s.Having.Position()); err != nil {
-			return nil, err
-		}
+	having, err := st.bindHaving()
+	if err != nil {
+		return nil, err
 	}
 	keys, err := st.bindOrderBy(eb)
 	if err != nil {
 		return nil, err
 	}
+	qualify, err := st.bindQualify(eb)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.bindDistinctOn(eb); err != nil {
+		return nil, err
+	}
+	node := st.input
 	if st.agg != nil {
 		node = plan.NewAggregate(node, st.agg.groups, st.agg.names, st.agg.aggs)
 		if having != nil {
 			node = &plan.Filter{Input: node, Cond: having}
 		}
 	}
+	if node, err = st.addWindow(node, win, qualify); err != nil {
+		return nil, err
+	}
 	return st.finish(node, keys)
+}
+
+func (st *selectState) bindHaving() (plan.Expr, error) {
+	if st.s.Having == nil {
+		return nil, nil
+	}
+	hb := &exprBinder{b: st.b, scope: st.in, agg: st.agg, clause: "HAVING clause"}
+	h, err := hb.bind(st.s.Having)
+	if err != nil {
+		return nil, err
+	}
+	return asPredicate(h, "HAVING", st.s.Having.Position())
+}
+
+func (st *selectState) bindQualify(eb *exprBinder) (plan.Expr, error) {
+	if st.s.Qualify == nil {
+		return nil, nil
+	}
+	qb := *eb
+	qb.clause = "QUALIFY clause"
+	qb.aliases = st.items
+	q, err := qb.bind(st.s.Qualify)
+	if err != nil {
+		return nil, err
+	}
+	return asPredicate(q, "QUALIFY", st.s.Qualify.Position())
+}
+
+// addWindow puts the window functions (and QUALIFY) above node and points the bound
+// expressions at their output columns.
+func (st *selectState) addWindow(node plan.Node, win *windowContext, qualify plan.Expr) (plan.Node, error) {
+	if len(win.funcs) == 0 {
+		if qualify != nil {
+			return &plan.Filter{Input: node, Cond: qualify}, nil
+		}
+		return node, nil
+	}
+	if c := st.in.corr; c != nil && len(c.inner) > 0 {
+		return nil, dberr.NotSupported("window functions in correlated subqueries").At(st.s.Pos.Line, st.s.Pos.Column)
+	}
+	width := node.Schema().NumFields()
+	w := plan.NewWindow(node, win.funcs)
+	for i, e := range st.exprs {
+		st.exprs[i] = replaceWindowRefs(e, w, width)
+	}
+	for i, e := range st.hidden {
+		st.hidden[i] = replaceWindowRefs(e, w, width)
+	}
+	if qualify != nil {
+		return &plan.Filter{Input: w, Cond: replaceWindowRefs(qualify, w, width)}, nil
+	}
+	return w, nil
 }
 
 // bindGroups binds the GROUP BY keys over the input. A key may be an ordinal or the alias
 // of a select-list item.
 func (st *selectState) bindGroups() error {
 	st.agg = &aggContext{input: st.in}
+	if c := st.in.corr; c != nil {
+		// A correlated aggregate is computed per correlation key.
+		for i, e := range c.inner {
+			st.agg.groups = append(st.agg.groups, e)
+			st.agg.names = append(st.agg.names, "__corr"+strconv.Itoa(i))
+		}
+	}
 	eb := &exprBinder{b: st.b, scope: st.in, clause: "GROUP BY clause"}
-	for _, g := range st.s.GroupBy {
+	groupBy := st.s.GroupBy
+	if len(groupBy) == 1 {
+		if all, ok := groupBy[0].(*ast.GroupAll); ok {
+			// GROUP BY ALL: every select item without an aggregate, by ordinal.
+			groupBy = nil
+			for i, it := range st.items {
+				if !containsAggregate(it.expr) {
+					groupBy = append(groupBy, &ast.Literal{Pos: all.Pos, Kind: ast.LitInt, Text: strconv.Itoa(i + 1)})
+				}
+			}
+		}
+	}
+	for _, g := range groupBy {
 		e := g
 		name := ""
 		if it, ok, err := st.selectRef(g, true); err != nil {

@@ -28,6 +28,7 @@ const (
 var Scalars = map[string]Class{
 	"equal": Comparison, "not_equal": Comparison, "lt": Comparison, "lte": Comparison,
 	"gt": Comparison, "gte": Comparison,
+	"is_distinct_from": Comparison, "is_not_distinct_from": Comparison,
 	"and": Boolean, "or": Boolean, "not": Boolean,
 	"add": Arithmetic, "subtract": Arithmetic, "multiply": Arithmetic, "divide": Arithmetic,
 	"modulus": Arithmetic, "negate": Arithmetic,
@@ -38,7 +39,21 @@ var Scalars = map[string]Class{
 }
 
 // Aggregates are the canonical aggregate function names plan.AggCall.Func may hold.
-var Aggregates = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true}
+// single_value is the aggregate of a scalar subquery: its one input value, NULL for no
+// rows, and the error "More than one row returned by a subquery used as an expression"
+// for more than one row (DuckDB's behaviour).
+var Aggregates = map[string]bool{
+	"count": true, "sum": true, "min": true, "max": true, "avg": true, "single_value": true,
+	"stddev_samp": true, "stddev_pop": true, "var_samp": true, "var_pop": true,
+	"bool_and": true, "bool_or": true, "string_agg": true, "list": true,
+	"approx_count_distinct": true, "first": true, "last": true, "any_value": true,
+}
+
+// AggregateAliases maps alternative aggregate names to canonical ones.
+var AggregateAliases = map[string]string{
+	"stddev": "stddev_samp", "variance": "var_samp", "array_agg": "list",
+	"listagg": "string_agg", "group_concat": "string_agg", "arbitrary": "first",
+}
 
 func typeNames(args []plan.Expr) string {
 	parts := make([]string, len(args))
@@ -77,6 +92,8 @@ func NewCall(name string, args []plan.Expr) (*plan.Call, error) {
 		return like(args)
 	case Coalesce:
 		return coalesce(args)
+	case Generic:
+		return genericRules[name](name, args)
 	}
 	return caseWhen(args)
 }
@@ -163,7 +180,8 @@ func comparison(name string, args []plan.Expr) (*plan.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &plan.Call{Func: name, Args: out, DataType: arrow.FixedWidthTypes.Boolean, Null: anyNullable(out)}, nil
+	null := anyNullable(out) && name != "is_distinct_from" && name != "is_not_distinct_from"
+	return &plan.Call{Func: name, Args: out, DataType: arrow.FixedWidthTypes.Boolean, Null: null}, nil
 }
 
 func boolean(name string, args []plan.Expr) (*plan.Call, error) {
@@ -202,24 +220,24 @@ func arithmetic(name string, args []plan.Expr) (*plan.Call, error) {
 	}
 	for _, a := range args {
 		if !IsNumeric(a.Type()) && a.Type().ID() != arrow.NULL {
-			if isTemporal(a.Type()) {
-				return nil, dberr.NotSupported("date and time arithmetic")
+			if isTemporal(a.Type()) || a.Type().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+				return dateArithmetic(name, args)
 			}
 			return nil, noMatch(name, args)
 		}
 	}
 	if name == "divide" {
-		f64 := arrow.PrimitiveTypes.Float64
-		l, err := Cast(args[0], f64)
+		tF64 := arrow.PrimitiveTypes.Float64
+		l, err := Cast(args[0], tF64)
 		if err != nil {
 			return nil, err
 		}
-		r, err := Cast(args[1], f64)
+		r, err := Cast(args[1], tF64)
 		if err != nil {
 			return nil, err
 		}
 		// DuckDB: division by zero yields NULL.
-		return &plan.Call{Func: name, Args: []plan.Expr{l, r}, DataType: f64, Null: true}, nil
+		return &plan.Call{Func: name, Args: []plan.Expr{l, r}, DataType: tF64, Null: true}, nil
 	}
 	out, common, err := unify(name, args)
 	if err != nil {
@@ -295,4 +313,56 @@ func caseWhen(args []plan.Expr) (*plan.Call, error) {
 	}
 	out[len(out)-1] = uv[len(uv)-1]
 	return &plan.Call{Func: "case", Args: out, DataType: common, Null: anyNullable(uv)}, nil
+}
+
+// dateArithmetic types DuckDB's date arithmetic: date ± integer → date, date - date →
+// BIGINT (days), date|timestamp ± interval → timestamp, interval + date|timestamp →
+// timestamp, timestamp - timestamp → interval.
+func dateArithmetic(name string, args []plan.Expr) (*plan.Call, error) {
+	if len(args) != 2 || (name != "add" && name != "subtract") {
+		return nil, noMatch(name, args)
+	}
+	a, b := args[0], args[1]
+	ta, tb := a.Type().ID(), b.Type().ID()
+	isIv := func(id arrow.Type) bool { return id == arrow.INTERVAL_MONTH_DAY_NANO }
+	null := anyNullable(args)
+	switch {
+	case ta == arrow.DATE32 && IsInteger(b.Type()):
+		bi, _ := Cast(b, arrow.PrimitiveTypes.Int32)
+		return &plan.Call{Func: name, Args: []plan.Expr{a, bi}, DataType: a.Type(), Null: null}, nil
+	case name == "add" && IsInteger(a.Type()) && tb == arrow.DATE32:
+		ai, _ := Cast(a, arrow.PrimitiveTypes.Int32)
+		return &plan.Call{Func: name, Args: []plan.Expr{b, ai}, DataType: b.Type(), Null: null}, nil
+	case name == "subtract" && ta == arrow.DATE32 && tb == arrow.DATE32:
+		return &plan.Call{Func: name, Args: args, DataType: tI64, Null: null}, nil
+	case isTemporal(a.Type()) && isIv(tb):
+		x, err := Cast(a, timestampOf(a.Type()))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Call{Func: name, Args: []plan.Expr{x, b}, DataType: x.Type(), Null: null}, nil
+	case name == "add" && isIv(ta) && isTemporal(b.Type()):
+		x, err := Cast(b, timestampOf(b.Type()))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Call{Func: name, Args: []plan.Expr{x, a}, DataType: x.Type(), Null: null}, nil
+	case isIv(ta) && isIv(tb):
+		return &plan.Call{Func: name, Args: args, DataType: a.Type(), Null: null}, nil
+	case name == "subtract" && ta == arrow.TIMESTAMP && tb == arrow.TIMESTAMP:
+		out, _, err := unify(name, args)
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Call{Func: name, Args: out, DataType: arrow.FixedWidthTypes.MonthDayNanoInterval, Null: null}, nil
+	}
+	return nil, noMatch(name, args)
+}
+
+// timestampOf is t when it is a timestamp, else (a date) DuckDB's TIMESTAMP.
+func timestampOf(t arrow.DataType) arrow.DataType {
+	if t.ID() == arrow.TIMESTAMP {
+		return t
+	}
+	return tTS
 }

@@ -2,9 +2,11 @@
 // Rules run in DuckDB's order for the parts that matter for columnar scans; each family
 // lives in its own rules_<family>.go file:
 //
-//	rules_filter.go   filter pushdown: a Filter directly over a Scan moves into Scan.Filter
+//	rules_filter.go   filter pushdown: conjuncts move down through projections, sorts and
+//	                  joins (never below a join's null-supplying side) into Scan.Filter;
+//	                  cross join + equality filter becomes an inner join with keys
 //	rules_project.go  projection pushdown: every node keeps only the columns its parents
-//	                  use, down to Scan.Columns (an empty list for count(*))
+//	                  use, through joins, down to Scan.Columns (an empty list for count(*))
 //	rules_limit.go    limit pushdown: LIMIT n OFFSET m over a Scan (through projections)
 //	                  becomes Scan.Limit = n+m, a hint the scan may stop early on; the
 //	                  Limit node stays and applies offset and count exactly
@@ -36,6 +38,12 @@ func withChildren(n plan.Node, kids []plan.Node) plan.Node {
 		return &plan.Sort{Input: kids[0], Keys: n.Keys}
 	case *plan.Limit:
 		return &plan.Limit{Input: kids[0], Offset: n.Offset, Count: n.Count}
+	case *plan.Join:
+		return plan.NewJoin(kids[0], kids[1], n.Type, n.LeftKeys, n.RightKeys, n.Cond)
+	case *plan.SetOp:
+		return plan.NewSetOp(kids[0], kids[1], n.Kind, n.All)
+	case *plan.Window:
+		return plan.NewWindow(kids[0], n.Funcs)
 	}
 	return n
 }

@@ -32,7 +32,7 @@ func logical(t *testing.T, sql string) plan.Node {
 // TestRules runs testdata/rules/<family>: "opt" prints the optimized plan, "noop" checks
 // that the optimizer leaves the plan unchanged. Rewrite with go test -rewrite.
 func TestRules(t *testing.T) {
-	for _, family := range []string{"filter", "project", "limit"} {
+	for _, family := range []string{"filter", "project", "limit", "join"} {
 		t.Run(family, func(t *testing.T) {
 			plantest.RunFile(t, "testdata/rules/"+family, func(t *testing.T, c plantest.Case) string {
 				n := logical(t, c.Input)

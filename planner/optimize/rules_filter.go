@@ -1,34 +1,110 @@
 package optimize
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/flightd/flightd/planner/plan"
 )
 
-// pushFilters moves a Filter that sits directly on a Scan into the scan. The scan's output
-// is its projected columns, so the condition is already indexed the way Scan.Filter wants.
-// A scan that already has a limit keeps the Filter above it (the limit counts filtered rows).
-func pushFilters(n plan.Node) plan.Node {
-	return transformUp(n, func(n plan.Node) plan.Node {
-		f, ok := n.(*plan.Filter)
-		if !ok {
-			return n
+// pushFilters moves filter conjuncts as far down as they go: through projections
+// (substituting the projected expressions), sorts and joins, into the scan at the bottom.
+// At a join, a conjunct that reads one side only goes to that side unless that side is
+// null-supplying (the right of a LEFT join, the left of a RIGHT join, both of a FULL join);
+// a conjunct that reads both sides of an inner or cross join becomes part of the join: an
+// equality of a left-only and a right-only expression becomes a key (so a cross join plus
+// WHERE a = b becomes an inner join), anything else the residual condition. A scan that
+// already has a limit keeps the filter above it (the limit counts filtered rows).
+func pushFilters(n plan.Node) plan.Node { return push(n, nil) }
+
+// push rebuilds n with preds (conditions over n's output) applied as low as possible.
+func push(n plan.Node, preds []plan.Expr) plan.Node {
+	switch n := n.(type) {
+	case *plan.Filter:
+		return push(n.Input, append(append([]plan.Expr{}, preds...), plan.SplitConjuncts(n.Cond)...))
+	case *plan.Scan:
+		if len(preds) == 0 || n.Limit >= 0 {
+			return wrap(n, preds)
 		}
-		s, ok := f.Input.(*plan.Scan)
-		if !ok || s.Limit >= 0 {
-			return n
-		}
-		out := copyScan(s)
-		out.Filter = conjoin(s.Filter, f.Cond)
+		out := copyScan(n)
+		out.Filter = plan.Conjoin(append(plan.SplitConjuncts(n.Filter), preds...))
 		return out
-	})
+	case *plan.Project:
+		var down []plan.Expr
+		for _, p := range preds {
+			down = append(down, inline(p, n.Exprs))
+		}
+		return plan.NewProject(push(n.Input, down), n.Exprs, n.Names)
+	case *plan.Sort:
+		return &plan.Sort{Input: push(n.Input, preds), Keys: n.Keys}
+	case *plan.Join:
+		return pushJoin(n, preds)
+	}
+	kids := n.Children()
+	if len(kids) > 0 {
+		newKids := make([]plan.Node, len(kids))
+		for i, k := range kids {
+			newKids[i] = push(k, nil)
+		}
+		n = withChildren(n, newKids)
+	}
+	return wrap(n, preds)
 }
 
-// conjoin returns a AND b, or b when a is nil.
-func conjoin(a, b plan.Expr) plan.Expr {
-	if a == nil {
-		return b
+// wrap puts preds in a Filter over n.
+func wrap(n plan.Node, preds []plan.Expr) plan.Node {
+	if len(preds) == 0 {
+		return n
 	}
-	return &plan.Call{Func: "and", Args: []plan.Expr{a, b}, DataType: arrow.FixedWidthTypes.Boolean, Null: a.Nullable() || b.Nullable()}
+	return &plan.Filter{Input: n, Cond: plan.Conjoin(preds)}
+}
+
+// inline rewrites a condition over a projection's output into one over its input.
+func inline(e plan.Expr, exprs []plan.Expr) plan.Expr {
+	return plan.RewriteColumns(e, func(c *plan.ColumnRef) plan.Expr { return exprs[c.Index] })
+}
+
+func pushJoin(j *plan.Join, preds []plan.Expr) plan.Node {
+	nleft := j.Left.Schema().NumFields()
+	nright := j.Right.Schema().NumFields()
+	var left, right, above, joined []plan.Expr
+	typ := j.Type
+	for _, p := range preds {
+		inLeft, anyCol := plan.ColumnRange(p, 0, nleft)
+		inRight, _ := plan.ColumnRange(p, nleft, nleft+nright)
+		outputsRight := typ != plan.SemiJoin && typ != plan.AntiJoin && typ != plan.MarkJoin
+		switch {
+		case anyCol && inLeft && typ != plan.RightJoin && typ != plan.FullJoin:
+			left = append(left, p)
+		case anyCol && inRight && outputsRight && (typ == plan.InnerJoin || typ == plan.CrossJoin || typ == plan.RightJoin):
+			right = append(right, plan.Shift(p, -nleft))
+		case outputsRight && (typ == plan.InnerJoin || typ == plan.CrossJoin):
+			joined = append(joined, p)
+		default:
+			above = append(above, p)
+		}
+	}
+	// The join's own condition may also hold single-side conjuncts (ON t.x > 1): for an
+	// inner join they filter that side.
+	lk, rk := j.LeftKeys, j.RightKeys
+	var rest []plan.Expr
+	for _, c := range plan.SplitConjuncts(j.Cond) {
+		inLeft, anyCol := plan.ColumnRange(c, 0, nleft)
+		inRight, _ := plan.ColumnRange(c, nleft, nleft+nright)
+		switch {
+		case typ == plan.InnerJoin && anyCol && inLeft:
+			left = append(left, c)
+		case typ == plan.InnerJoin && anyCol && inRight:
+			right = append(right, plan.Shift(c, -nleft))
+		default:
+			rest = append(rest, c)
+		}
+	}
+	if len(joined) > 0 {
+		l2, r2, res := plan.SplitJoinCondition(plan.Conjoin(joined), nleft)
+		lk, rk = append(append([]plan.Expr{}, lk...), l2...), append(append([]plan.Expr{}, rk...), r2...)
+		rest = append(rest, plan.SplitConjuncts(res)...)
+		if typ == plan.CrossJoin {
+			typ = plan.InnerJoin
+		}
+	}
+	out := plan.NewJoin(push(j.Left, left), push(j.Right, right), typ, lk, rk, plan.Conjoin(rest))
+	return wrap(out, above)
 }

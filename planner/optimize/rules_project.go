@@ -68,6 +68,22 @@ func prune(n plan.Node, need []bool) (plan.Node, mapping) {
 		return pruneProject(n, need)
 	case *plan.Aggregate:
 		return pruneAggregate(n)
+	case *plan.Join:
+		return pruneJoin(n, need)
+	case *plan.Window:
+		return pruneWindow(n, need)
+	case *plan.SetOp:
+		// Every column takes part in the set comparison: keep them all.
+		all := func(k plan.Node) []bool {
+			b := make([]bool, k.Schema().NumFields())
+			for i := range b {
+				b[i] = true
+			}
+			return b
+		}
+		l, _ := prune(n.Left, all(n.Left))
+		r, _ := prune(n.Right, all(n.Right))
+		return plan.NewSetOp(l, r, n.Kind, n.All), identity(n.Schema().NumFields())
 	}
 	return n, identity(len(n.Schema().Fields()))
 }
@@ -148,4 +164,105 @@ func pruneAggregate(a *plan.Aggregate) (plan.Node, mapping) {
 		aggs[i] = c
 	}
 	return plan.NewAggregate(in, groups, a.Names, aggs), identity(len(a.Schema().Fields()))
+}
+
+// pruneJoin keeps the columns the parent needs plus those the keys and condition read,
+// on each side; semi and anti joins need only the keys and condition from the right.
+func pruneJoin(j *plan.Join, need []bool) (plan.Node, mapping) {
+	nleft := j.Left.Schema().NumFields()
+	nright := j.Right.Schema().NumFields()
+	ln := make([]bool, nleft)
+	rn := make([]bool, nright)
+	copy(ln, need[:nleft])
+	if j.Type != plan.SemiJoin && j.Type != plan.AntiJoin && j.Type != plan.MarkJoin {
+		copy(rn, need[nleft:nleft+nright])
+	}
+	mark(ln, j.LeftKeys...)
+	mark(rn, j.RightKeys...)
+	if j.Cond != nil {
+		both := append(append([]bool{}, ln...), rn...)
+		mark(both, j.Cond)
+		copy(ln, both[:nleft])
+		copy(rn, both[nleft:])
+	}
+	l, lm := prune(j.Left, ln)
+	r, rm := prune(j.Right, rn)
+	newLeft := l.Schema().NumFields()
+	// The condition reads left columns then right ones.
+	cm := make(mapping, nleft+nright)
+	copy(cm, lm)
+	for i, x := range rm {
+		cm[nleft+i] = -1
+		if x >= 0 {
+			cm[nleft+i] = newLeft + x
+		}
+	}
+	lk := make([]plan.Expr, len(j.LeftKeys))
+	rk := make([]plan.Expr, len(j.RightKeys))
+	for i := range lk {
+		lk[i], rk[i] = lm.rewrite(j.LeftKeys[i]), rm.rewrite(j.RightKeys[i])
+	}
+	var cond plan.Expr
+	if j.Cond != nil {
+		cond = cm.rewrite(j.Cond)
+	}
+	out := plan.NewJoin(l, r, j.Type, lk, rk, cond)
+	// The output mapping: left columns, then right columns or the mark column.
+	m := make(mapping, len(j.Schema().Fields()))
+	copy(m, lm)
+	switch j.Type {
+	case plan.SemiJoin, plan.AntiJoin:
+	case plan.MarkJoin:
+		m[nleft] = newLeft
+	default:
+		copy(m[nleft:], cm[nleft:])
+	}
+	return out, m
+}
+
+// pruneWindow keeps every window function and the input columns the parent or the
+// functions read.
+func pruneWindow(w *plan.Window, need []bool) (plan.Node, mapping) {
+	nin := w.Input.Schema().NumFields()
+	cn := make([]bool, nin)
+	copy(cn, need[:nin])
+	for _, f := range w.Funcs {
+		mark(cn, f.Args...)
+		mark(cn, f.PartitionBy...)
+		mark(cn, f.Filter)
+		for _, k := range f.OrderBy {
+			mark(cn, k.Expr)
+		}
+	}
+	in, cm := prune(w.Input, cn)
+	funcs := make([]plan.WindowFunc, len(w.Funcs))
+	for i, f := range w.Funcs {
+		f.Args = rewriteAll(cm, f.Args)
+		f.PartitionBy = rewriteAll(cm, f.PartitionBy)
+		if f.Filter != nil {
+			f.Filter = cm.rewrite(f.Filter)
+		}
+		keys := make([]plan.SortKey, len(f.OrderBy))
+		for j, k := range f.OrderBy {
+			keys[j] = plan.SortKey{Expr: cm.rewrite(k.Expr), Descending: k.Descending, NullsFirst: k.NullsFirst}
+		}
+		f.OrderBy = keys
+		funcs[i] = f
+	}
+	out := plan.NewWindow(in, funcs)
+	m := make(mapping, len(w.Schema().Fields()))
+	copy(m, cm)
+	width := in.Schema().NumFields()
+	for i := range w.Funcs {
+		m[nin+i] = width + i
+	}
+	return out, m
+}
+
+func rewriteAll(m mapping, es []plan.Expr) []plan.Expr {
+	out := make([]plan.Expr, len(es))
+	for i, e := range es {
+		out[i] = m.rewrite(e)
+	}
+	return out
 }

@@ -94,8 +94,15 @@ func (p *parser) isExpr() (ast.Expr, error) {
 			switch {
 			case p.acceptKw("NULL"):
 				x = &ast.IsNull{Pos: x.Position(), X: x, Not: not}
-			case p.isKw("DISTINCT"):
-				return nil, p.notSupported(p.peek(), "IS [NOT] DISTINCT FROM")
+			case p.acceptKw("DISTINCT"):
+				if err := p.expectKw("FROM"); err != nil {
+					return nil, err
+				}
+				r, err := p.cmpExpr()
+				if err != nil {
+					return nil, err
+				}
+				x = &ast.IsDistinct{Pos: x.Position(), L: x, R: r, Not: not}
 			case p.isKw("TRUE"), p.isKw("FALSE"), p.isKw("UNKNOWN"):
 				return nil, p.notSupported(p.peek(), "IS "+p.peek().upper())
 			default:
@@ -166,6 +173,13 @@ func (p *parser) predicateTail(start ast.Pos, x ast.Expr, not bool) (ast.Expr, b
 		return &ast.Between{Pos: start, X: x, Lo: lo, Hi: hi, Not: not}, false, nil
 	case "IN":
 		p.next()
+		if p.isOp("(") && isQueryStart(p.peekAt(1)) {
+			q, err := p.parenQuery()
+			if err != nil {
+				return nil, true, err
+			}
+			return &ast.InSubquery{Pos: start, X: x, Query: q, Not: not}, false, nil
+		}
 		list, err := p.inList()
 		if err != nil {
 			return nil, true, err
@@ -193,9 +207,6 @@ func (p *parser) predicateTail(start ast.Pos, x ast.Expr, not bool) (ast.Expr, b
 func (p *parser) inList() ([]ast.Expr, error) {
 	if err := p.expectOp("("); err != nil {
 		return nil, err
-	}
-	if p.isKw("SELECT") || p.isKw("WITH") {
-		return nil, p.notSupported(p.peek(), "subqueries")
 	}
 	list, err := p.exprList()
 	if err != nil {
@@ -355,7 +366,8 @@ func (p *parser) primary() (ast.Expr, error) {
 func (p *parser) param() (ast.Expr, error) {
 	t := p.next()
 	if t.text == "?" {
-		return &ast.Param{Pos: t.pos}, nil
+		p.nparams++
+		return &ast.Param{Pos: t.pos, Ordinal: p.nparams}, nil
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(t.text, "$"))
 	if err != nil || n < 1 {
@@ -373,8 +385,13 @@ func (p *parser) parenExpr() (ast.Expr, error) {
 		return nil, p.syntaxError(t)
 	}
 	p.next()
-	if p.isKw("SELECT") || p.isKw("WITH") {
-		return nil, p.notSupported(p.peek(), "subqueries")
+	if isQueryStart(p.peek()) {
+		p.i-- // back to "("
+		q, err := p.parenQuery()
+		if err != nil {
+			return nil, err
+		}
+		return &ast.Subquery{Pos: t.pos, Query: q}, nil
 	}
 	x, err := p.expr()
 	if err != nil {
@@ -394,4 +411,13 @@ func (p *parser) percentSuffix() bool {
 	}
 	next := p.peekAt(1)
 	return next.kind == tEOF || (next.kind == tOp && (next.text == ";" || next.text == ")")) || next.upper() == "OFFSET"
+}
+
+// isQueryStart reports whether t starts a query inside parentheses.
+func isQueryStart(t token) bool {
+	switch t.upper() {
+	case "SELECT", "WITH", "VALUES":
+		return t.kind == tIdent
+	}
+	return false
 }

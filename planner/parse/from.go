@@ -11,13 +11,9 @@ var joinKeywords = map[string]bool{
 	"LATERAL": true, "OUTER": true,
 }
 
-// tableRef parses one base table with its alias and time-travel clause, and rejects
-// everything that would make FROM more than one table.
+// tableRef parses one base table with its alias and time-travel clause.
 func (p *parser) tableRef() (*ast.TableRef, error) {
 	t := p.peek()
-	if t.kind == tOp && t.text == "(" {
-		return nil, p.notSupported(t, "subqueries in FROM")
-	}
 	if t.kind == tString {
 		return nil, p.notSupported(t, "reading files in FROM")
 	}
@@ -38,7 +34,7 @@ func (p *parser) tableRef() (*ast.TableRef, error) {
 	if err := p.tableSuffixes(ref); err != nil {
 		return nil, err
 	}
-	return ref, p.rejectJoin()
+	return ref, p.rejectSample()
 }
 
 // tableSuffixes reads the alias and the AT clause, in either order.
@@ -149,13 +145,10 @@ func (p *parser) atUnit(afterFor bool) (ast.AtUnit, error) {
 	return 0, p.syntaxError(t)
 }
 
-func (p *parser) rejectJoin() error {
+// rejectSample rejects SAMPLE, PIVOT and UNPIVOT after a table.
+func (p *parser) rejectSample() error {
 	t := p.peek()
 	switch {
-	case t.kind == tOp && t.text == ",":
-		return p.notSupported(t, "JOIN")
-	case joinKeywords[t.upper()]:
-		return p.notSupported(t, "JOIN")
 	case t.upper() == "TABLESAMPLE" || (t.upper() == "USING" && p.peekAt(1).upper() == "SAMPLE"):
 		return p.notSupported(t, "SAMPLE")
 	case t.upper() == "PIVOT" || t.upper() == "UNPIVOT":

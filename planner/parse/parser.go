@@ -1,10 +1,11 @@
 // Package parse is flightd's hand-written SQL parser for the DuckDB dialect: a lexer with
 // line/column positions, recursive descent for statements and precedence climbing for
 // expressions (Postgres/DuckDB precedence). It produces planner/ast trees and knows nothing
-// about the catalog.
+// about the catalog. Queries (joins, subqueries, CTEs, set operations, VALUES, window
+// functions, grouping sets) and DDL/DML statements are parsed.
 //
 // Every construct outside the supported subset fails with a dberr.NotImplemented error that
-// names it ("not supported yet: JOIN"), so nothing is silently dropped; malformed SQL fails
+// names it ("not supported yet: LATERAL"), so nothing is silently dropped; malformed SQL fails
 // with a dberr.Parser error carrying the line and column.
 package parse
 
@@ -37,6 +38,8 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int // expression nesting, bounded by maxDepth
+	// nparams counts the ? parameters seen so far.
+	nparams int
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -115,7 +118,7 @@ func (p *parser) notSupported(t token, what string) error {
 
 // unsupportedStatements maps leading keywords of statements we recognise but do not run.
 var unsupportedStatements = map[string]string{
-	"WITH": "WITH (common table expressions)", "VALUES": "VALUES", "INSERT": "INSERT",
+	"INSERT": "INSERT",
 	"UPDATE": "UPDATE", "DELETE": "DELETE", "CREATE": "CREATE", "DROP": "DROP",
 	"ALTER": "ALTER", "COPY": "COPY", "ATTACH": "ATTACH", "DETACH": "DETACH", "SET": "SET",
 	"RESET": "RESET", "PRAGMA": "PRAGMA", "SHOW": "SHOW", "DESCRIBE": "DESCRIBE",
@@ -131,13 +134,11 @@ func (p *parser) statement() (ast.Statement, error) {
 	t := p.peek()
 	kw := t.upper()
 	switch {
-	case kw == "SELECT":
-		return p.selectStmt()
+	case kw == "SELECT", kw == "WITH", kw == "VALUES", t.kind == tOp && t.text == "(":
+		return p.query()
 	case kw == "EXPLAIN":
 		p.next()
-		if p.isKw("ANALYZE") {
-			return nil, p.notSupported(p.peek(), "EXPLAIN ANALYZE")
-		}
+		analyze := p.acceptKw("ANALYZE")
 		q, err := p.statement()
 		if err != nil {
 			return nil, err
@@ -145,10 +146,12 @@ func (p *parser) statement() (ast.Statement, error) {
 		if _, ok := q.(*ast.Explain); ok {
 			return nil, p.syntaxError(t)
 		}
-		return &ast.Explain{Pos: t.pos, Query: q}, nil
-	case t.kind == tOp && t.text == "(":
-		return nil, p.notSupported(t, "parenthesised queries")
-	case unsupportedStatements[kw] != "":
+		return &ast.Explain{Pos: t.pos, Query: q, Analyze: analyze}, nil
+	}
+	if s, ok, err := p.ddlStatement(); ok {
+		return s, err
+	}
+	if unsupportedStatements[kw] != "" {
 		return nil, p.notSupported(t, unsupportedStatements[kw])
 	}
 	return nil, p.syntaxError(t)

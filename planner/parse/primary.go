@@ -35,9 +35,27 @@ func (p *parser) keywordOrName() (ast.Expr, error) {
 			return &ast.Cast{Pos: t.pos, X: lit, Type: ast.TypeName{Name: kw}}, nil
 		}
 	case "INTERVAL":
-		return nil, p.notSupported(t, "INTERVAL")
+		return p.interval()
+	case "EXTRACT":
+		if p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
+			return p.extract()
+		}
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP":
+		if !(p.peekAt(1).kind == tOp && p.peekAt(1).text == "(") {
+			p.next()
+			name := strings.ToLower(kw)
+			if kw == "LOCALTIMESTAMP" {
+				name = "current_timestamp"
+			}
+			return &ast.FuncCall{Pos: t.pos, Name: name}, nil
+		}
 	case "EXISTS":
-		return nil, p.notSupported(t, "EXISTS subqueries")
+		p.next()
+		q, err := p.parenQuery()
+		if err != nil {
+			return nil, err
+		}
+		return &ast.Exists{Pos: t.pos, Query: q}, nil
 	case "ARRAY":
 		return nil, p.notSupported(t, "ARRAY")
 	}
@@ -99,11 +117,26 @@ func (p *parser) funcCall(t token, name string) (ast.Expr, error) {
 	if err := p.expectOp(")"); err != nil {
 		return nil, err
 	}
+	if p.isKw("FILTER") && p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
+		p.i += 2
+		p.acceptKw("WHERE")
+		f, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		call.Filter = f
+	}
+	if p.isKw("OVER") {
+		spec, err := p.over()
+		if err != nil {
+			return nil, err
+		}
+		call.Over = spec
+	}
 	switch {
-	case p.isKw("FILTER"):
-		return nil, p.notSupported(p.peek(), "aggregate FILTER")
-	case p.isKw("OVER"):
-		return nil, p.notSupported(p.peek(), "window functions")
 	case p.isKw("WITHIN"):
 		return nil, p.notSupported(p.peek(), "WITHIN GROUP")
 	}
@@ -160,4 +193,55 @@ func (p *parser) castExpr() (ast.Expr, error) {
 		return nil, err
 	}
 	return &ast.Cast{Pos: t.pos, X: x, Type: tn, Try: t.upper() == "TRY_CAST"}, p.expectOp(")")
+}
+
+// intervalUnits are the units INTERVAL accepts after its quantity (singular and plural).
+var intervalUnits = map[string]string{
+	"YEAR": "YEAR", "YEARS": "YEAR", "MONTH": "MONTH", "MONTHS": "MONTH", "DAY": "DAY",
+	"DAYS": "DAY", "HOUR": "HOUR", "HOURS": "HOUR", "MINUTE": "MINUTE", "MINUTES": "MINUTE",
+	"SECOND": "SECOND", "SECONDS": "SECOND", "WEEK": "WEEK", "WEEKS": "WEEK",
+	"MILLISECOND": "MILLISECOND", "MILLISECONDS": "MILLISECOND",
+	"MICROSECOND": "MICROSECOND", "MICROSECONDS": "MICROSECOND",
+}
+
+// interval parses INTERVAL 'text' [unit], INTERVAL n unit and INTERVAL (expr) unit with a
+// constant number.
+func (p *parser) interval() (ast.Expr, error) {
+	t := p.next() // INTERVAL
+	q := p.peek()
+	var text string
+	switch q.kind {
+	case tString, tInt, tDecimal:
+		p.next()
+		text = q.text
+	default:
+		return nil, p.notSupported(q, "INTERVAL with a non-constant quantity")
+	}
+	iv := &ast.Interval{Pos: t.pos, Text: text}
+	if u, ok := intervalUnits[p.peek().upper()]; ok && p.peek().kind == tIdent {
+		p.next()
+		iv.Unit = u
+	} else if q.kind != tString {
+		return nil, p.syntaxError(p.peek())
+	}
+	return iv, nil
+}
+
+// extract parses EXTRACT(field FROM x) into date_part('field', x).
+func (p *parser) extract() (ast.Expr, error) {
+	t := p.next() // EXTRACT
+	p.next()      // (
+	f := p.next()
+	if f.kind != tIdent && f.kind != tString {
+		return nil, p.syntaxError(f)
+	}
+	if err := p.expectKw("FROM"); err != nil {
+		return nil, err
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	field := &ast.Literal{Pos: f.pos, Kind: ast.LitString, Text: strings.ToUpper(f.text)} // DuckDB names the column date_part('YEAR', x)
+	return &ast.FuncCall{Pos: t.pos, Name: "date_part", Args: []ast.Expr{field, x}}, p.expectOp(")")
 }

@@ -4,14 +4,27 @@ import (
 	"github.com/flightd/flightd/planner/ast"
 )
 
-func (p *parser) selectStmt() (ast.Statement, error) {
+// selectCore parses SELECT ... [FROM ...] [WHERE] [GROUP BY] [HAVING], without ORDER BY,
+// LIMIT and set operations (see query).
+func (p *parser) selectCore() (*ast.Select, error) {
 	start := p.next() // SELECT
 	s := &ast.Select{Pos: start.pos}
 	if p.acceptKw("DISTINCT") {
-		if p.isKw("ON") {
-			return nil, p.notSupported(p.peek(), "DISTINCT ON")
+		if p.acceptKw("ON") {
+			if err := p.expectOp("("); err != nil {
+				return nil, err
+			}
+			on, err := p.exprList()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+			s.DistinctOn = on
+		} else {
+			s.Distinct = true
 		}
-		s.Distinct = true
 	} else {
 		p.acceptKw("ALL")
 	}
@@ -24,23 +37,14 @@ func (p *parser) selectStmt() (ast.Statement, error) {
 		return nil, p.notSupported(p.peek(), "SELECT INTO")
 	}
 	if p.acceptKw("FROM") {
-		if s.From, err = p.tableRef(); err != nil {
+		if s.From, err = p.fromClause(); err != nil {
 			return nil, err
 		}
 	}
-	if err := p.selectClauses(s); err != nil {
-		return nil, err
-	}
-	if err := p.setOperation(); err != nil {
-		return nil, err
-	}
-	if err := p.orderBy(s); err != nil {
-		return nil, err
-	}
-	return s, p.limitOffset(s)
+	return s, p.selectClauses(s)
 }
 
-// selectClauses parses WHERE, GROUP BY and HAVING, and rejects WINDOW and QUALIFY.
+// selectClauses parses WHERE, GROUP BY, HAVING, WINDOW and QUALIFY.
 func (p *parser) selectClauses(s *ast.Select) error {
 	var err error
 	if p.acceptKw("WHERE") {
@@ -58,11 +62,15 @@ func (p *parser) selectClauses(s *ast.Select) error {
 			return err
 		}
 	}
-	switch {
-	case p.isKw("WINDOW"):
-		return p.notSupported(p.peek(), "WINDOW clause")
-	case p.isKw("QUALIFY"):
-		return p.notSupported(p.peek(), "QUALIFY")
+	if p.isKw("WINDOW") {
+		if s.Windows, err = p.windowClause(); err != nil {
+			return err
+		}
+	}
+	if p.acceptKw("QUALIFY") {
+		if s.Qualify, err = p.expr(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -74,20 +82,97 @@ func (p *parser) groupBy() ([]ast.Expr, error) {
 	}
 	switch {
 	case p.isKw("ALL"):
-		return nil, p.notSupported(p.peek(), "GROUP BY ALL")
-	case p.isKw("ROLLUP"), p.isKw("CUBE"), p.isKw("GROUPING"):
-		return nil, p.notSupported(p.peek(), "GROUP BY "+p.peek().upper())
+		t := p.next()
+		return []ast.Expr{&ast.GroupAll{Pos: t.pos}}, nil
 	}
-	return p.exprList()
-}
-
-func (p *parser) setOperation() error {
-	for _, kw := range []string{"UNION", "EXCEPT", "INTERSECT"} {
-		if p.isKw(kw) {
-			return p.notSupported(p.peek(), kw)
+	var out []ast.Expr
+	for {
+		e, err := p.groupItem()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if !p.acceptOp(",") {
+			return out, nil
 		}
 	}
-	return nil
+}
+
+// groupItem parses one GROUP BY entry: an expression, ROLLUP (...), CUBE (...) or
+// GROUPING SETS ((...), ...).
+func (p *parser) groupItem() (ast.Expr, error) {
+	t := p.peek()
+	kw := t.upper()
+	isCall := p.peekAt(1).kind == tOp && p.peekAt(1).text == "("
+	switch {
+	case (kw == "ROLLUP" || kw == "CUBE") && isCall:
+		p.i += 2
+		items, err := p.exprList()
+		if err != nil {
+			return nil, err
+		}
+		if kw == "CUBE" && len(items) > 12 {
+			return nil, p.notSupported(t, "CUBE of more than 12 expressions")
+		}
+		g := &ast.GroupingSets{Pos: t.pos, Kind: kw, Items: items, Sets: expandSets(kw, items)}
+		return g, p.expectOp(")")
+	case kw == "GROUPING" && p.peekAt(1).upper() == "SETS":
+		p.i += 2
+		if err := p.expectOp("("); err != nil {
+			return nil, err
+		}
+		g := &ast.GroupingSets{Pos: t.pos, Kind: "GROUPING SETS"}
+		for {
+			set, err := p.groupingSet()
+			if err != nil {
+				return nil, err
+			}
+			g.Sets = append(g.Sets, set)
+			if !p.acceptOp(",") {
+				return g, p.expectOp(")")
+			}
+		}
+	}
+	return p.expr()
+}
+
+// groupingSet parses ( [expr, ...] ) or a single expression.
+func (p *parser) groupingSet() ([]ast.Expr, error) {
+	if !p.isOp("(") {
+		e, err := p.expr()
+		return []ast.Expr{e}, err
+	}
+	p.next()
+	if p.acceptOp(")") {
+		return []ast.Expr{}, nil
+	}
+	list, err := p.exprList()
+	if err != nil {
+		return nil, err
+	}
+	return list, p.expectOp(")")
+}
+
+// expandSets lists the grouping sets of ROLLUP (prefixes, longest first) and CUBE (all
+// subsets, larger first).
+func expandSets(kind string, items []ast.Expr) [][]ast.Expr {
+	var out [][]ast.Expr
+	if kind == "ROLLUP" {
+		for n := len(items); n >= 0; n-- {
+			out = append(out, items[:n:n])
+		}
+		return out
+	}
+	for mask := (1 << len(items)) - 1; mask >= 0; mask-- {
+		var set []ast.Expr
+		for i, it := range items {
+			if mask&(1<<(len(items)-1-i)) != 0 {
+				set = append(set, it)
+			}
+		}
+		out = append(out, set)
+	}
+	return out
 }
 
 func (p *parser) exprList() ([]ast.Expr, error) {
@@ -161,8 +246,50 @@ func (p *parser) aliasName() (string, error) {
 	return "", p.syntaxError(t)
 }
 
+// starModifiers parses EXCLUDE (names) and REPLACE (expr AS name, ...) after a star.
 func (p *parser) starModifiers(it ast.SelectItem) (ast.SelectItem, error) {
-	for _, kw := range []string{"EXCLUDE", "REPLACE", "RENAME", "COLUMNS"} {
+	if p.acceptKw("EXCLUDE") {
+		if !p.isOp("(") {
+			name, err := p.identifier()
+			it.Exclude = []string{name}
+			if err != nil {
+				return it, err
+			}
+		} else {
+			names, err := p.nameList()
+			if err != nil {
+				return it, err
+			}
+			it.Exclude = names
+		}
+	}
+	if p.acceptKw("REPLACE") {
+		if err := p.expectOp("("); err != nil {
+			return it, err
+		}
+		for {
+			t := p.peek()
+			e, err := p.expr()
+			if err != nil {
+				return it, err
+			}
+			if err := p.expectKw("AS"); err != nil {
+				return it, err
+			}
+			name, err := p.identifier()
+			if err != nil {
+				return it, err
+			}
+			it.Replace = append(it.Replace, ast.SelectItem{Pos: t.pos, Expr: e, Alias: name})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		if err := p.expectOp(")"); err != nil {
+			return it, err
+		}
+	}
+	for _, kw := range []string{"RENAME", "COLUMNS"} {
 		if p.isKw(kw) {
 			return it, p.notSupported(p.peek(), "* "+kw)
 		}
@@ -170,7 +297,7 @@ func (p *parser) starModifiers(it ast.SelectItem) (ast.SelectItem, error) {
 	return it, nil
 }
 
-func (p *parser) orderBy(s *ast.Select) error {
+func (p *parser) orderBy(out *[]ast.OrderItem) error {
 	if !p.isKw("ORDER") {
 		return nil
 	}
@@ -201,7 +328,7 @@ func (p *parser) orderBy(s *ast.Select) error {
 			p.next()
 			it.NullsFirst = &first
 		}
-		s.OrderBy = append(s.OrderBy, it)
+		*out = append(*out, it)
 		if !p.acceptOp(",") {
 			return nil
 		}
@@ -209,10 +336,10 @@ func (p *parser) orderBy(s *ast.Select) error {
 }
 
 // limitOffset parses LIMIT n [OFFSET m] or OFFSET m [LIMIT n].
-func (p *parser) limitOffset(s *ast.Select) error {
+func (p *parser) limitOffset(limit, offset *ast.Expr) error {
 	for range 2 {
 		switch {
-		case s.Limit == nil && p.acceptKw("LIMIT"):
+		case *limit == nil && p.acceptKw("LIMIT"):
 			if p.acceptKw("ALL") {
 				continue
 			}
@@ -223,8 +350,8 @@ func (p *parser) limitOffset(s *ast.Select) error {
 			if p.isOp("%") || p.isKw("PERCENT") {
 				return p.notSupported(p.peek(), "LIMIT with a percentage")
 			}
-			s.Limit = e
-		case s.Offset == nil && p.acceptKw("OFFSET"):
+			*limit = e
+		case *offset == nil && p.acceptKw("OFFSET"):
 			e, err := p.expr()
 			if err != nil {
 				return err
@@ -232,7 +359,7 @@ func (p *parser) limitOffset(s *ast.Select) error {
 			if !p.acceptKw("ROWS") {
 				p.acceptKw("ROW")
 			}
-			s.Offset = e
+			*offset = e
 		}
 	}
 	if p.isKw("FETCH") {

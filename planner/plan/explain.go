@@ -53,6 +53,18 @@ func explainLine(n Node) string {
 			count = fmt.Sprint(n.Count)
 		}
 		return fmt.Sprintf("Limit: offset=%d count=%s", n.Offset, count)
+	case *Join:
+		return explainJoin(n)
+	case *SetOp:
+		line := "SetOp: " + n.Kind.String()
+		if n.All {
+			line += " all"
+		}
+		return line
+	case *Values:
+		return explainValues(n)
+	case *Window:
+		return explainWindow(n)
 	}
 	return fmt.Sprintf("%T", n)
 }
@@ -119,4 +131,79 @@ func (k SortKey) String() string {
 		nulls = "NULLS FIRST"
 	}
 	return k.Expr.String() + " " + dir + " " + nulls
+}
+
+func explainJoin(j *Join) string {
+	line := "Join: " + j.Type.String()
+	if len(j.LeftKeys) > 0 {
+		keys := make([]string, len(j.LeftKeys))
+		for i := range j.LeftKeys {
+			keys[i] = j.LeftKeys[i].String() + " = " + j.RightKeys[i].String()
+		}
+		line += " keys=[" + strings.Join(keys, ", ") + "]"
+	}
+	if j.Cond != nil {
+		line += " cond=" + j.Cond.String()
+	}
+	return line
+}
+
+func explainValues(v *Values) string {
+	names := make([]string, v.schema.NumFields())
+	for i, f := range v.schema.Fields() {
+		names[i] = f.Name
+	}
+	rows := make([]string, len(v.Rows))
+	for i, r := range v.Rows {
+		vals := make([]string, len(r))
+		for k, e := range r {
+			vals[k] = e.String()
+		}
+		rows[i] = "(" + strings.Join(vals, ", ") + ")"
+	}
+	return fmt.Sprintf("Values: columns=[%s] rows=[%s]", strings.Join(names, ", "), strings.Join(rows, ", "))
+}
+
+func explainWindow(w *Window) string {
+	parts := make([]string, len(w.Funcs))
+	for i, f := range w.Funcs {
+		s := f.String()
+		if f.Distinct {
+			s = strings.Replace(s, "(", "(DISTINCT ", 1)
+		}
+		if f.Filter != nil {
+			s += " FILTER (WHERE " + f.Filter.String() + ")"
+		}
+		if f.Frame != nil {
+			s += " " + f.Frame.String()
+		}
+		parts[i] = f.Name + " := " + s
+	}
+	return "Window: " + strings.Join(parts, ", ")
+}
+
+var frameUnitNames = [...]string{"ROWS", "RANGE", "GROUPS"}
+
+// String renders the frame, e.g. "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW".
+func (f *Frame) String() string {
+	unit := "?"
+	if int(f.Unit) < len(frameUnitNames) {
+		unit = frameUnitNames[f.Unit]
+	}
+	return unit + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+}
+
+// String renders the bound, e.g. "2 PRECEDING".
+func (b FrameBound) String() string {
+	switch b.Kind {
+	case UnboundedPreceding:
+		return "UNBOUNDED PRECEDING"
+	case Preceding:
+		return fmt.Sprint(b.Offset) + " PRECEDING"
+	case CurrentRow:
+		return "CURRENT ROW"
+	case Following:
+		return fmt.Sprint(b.Offset) + " FOLLOWING"
+	}
+	return "UNBOUNDED FOLLOWING"
 }

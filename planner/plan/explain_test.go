@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -53,4 +54,49 @@ func TestRewriteColumns(t *testing.T) {
 	var seen []int
 	plan.Columns(out, func(c *plan.ColumnRef) { seen = append(seen, c.Index) })
 	require.Equal(t, []int{10, 11}, seen)
+}
+
+func TestExplainJoinSetOpValues(t *testing.T) {
+	i64 := arrow.PrimitiveTypes.Int64
+	left := plan.NewValues(arrow.NewSchema([]arrow.Field{{Name: "a", Type: i64}}, nil),
+		[][]plan.Expr{{&plan.Literal{Value: scalar.NewInt64Scalar(1)}}, {&plan.Literal{Value: scalar.NewInt64Scalar(2)}}})
+	right := plan.NewValues(arrow.NewSchema([]arrow.Field{{Name: "b", Type: i64, Nullable: true}}, nil),
+		[][]plan.Expr{{&plan.Literal{Value: scalar.MakeNullScalar(i64)}}})
+	a := &plan.ColumnRef{Index: 0, Name: "a", DataType: i64}
+	b := &plan.ColumnRef{Index: 0, Name: "b", DataType: i64, Null: true}
+	cond := &plan.Call{Func: "gt", Args: []plan.Expr{a, &plan.ColumnRef{Index: 1, Name: "b", DataType: i64, Null: true}}, DataType: arrow.FixedWidthTypes.Boolean, Null: true}
+	tests := []struct {
+		n    plan.Node
+		want string
+	}{
+		{plan.NewJoin(left, right, plan.LeftJoin, []plan.Expr{a}, []plan.Expr{b}, cond),
+			"Join: left keys=[a#0 = b#0] cond=gt(a#0, b#1)\n" +
+				"  Values: columns=[a] rows=[(1), (2)]\n" +
+				"  Values: columns=[b] rows=[(NULL)]\n"},
+		{plan.NewJoin(left, right, plan.CrossJoin, nil, nil, nil), "Join: cross\n  Values: columns=[a] rows=[(1), (2)]\n  Values: columns=[b] rows=[(NULL)]\n"},
+		{plan.NewSetOp(left, right, plan.Except, true), "SetOp: except all\n  Values: columns=[a] rows=[(1), (2)]\n  Values: columns=[b] rows=[(NULL)]\n"},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, plan.Explain(tc.n))
+	}
+	require.Equal(t, "schema: a int64, b int64 null", plantest.SchemaString(tests[0].n.Schema()))
+	require.Equal(t, "schema: a int64 null", plantest.SchemaString(tests[2].n.Schema()), "a set operation column is nullable when either side's is")
+	mark := plan.NewJoin(left, right, plan.MarkJoin, []plan.Expr{a}, []plan.Expr{b}, nil)
+	require.Equal(t, "schema: a int64, mark bool null", plantest.SchemaString(mark.Schema()))
+}
+
+func TestSplitJoinCondition(t *testing.T) {
+	i64 := arrow.PrimitiveTypes.Int64
+	col := func(i int) plan.Expr { return &plan.ColumnRef{Index: i, DataType: i64} }
+	eq := func(x, y plan.Expr) plan.Expr {
+		return &plan.Call{Func: "equal", Args: []plan.Expr{x, y}, DataType: arrow.FixedWidthTypes.Boolean}
+	}
+	one := &plan.Literal{Value: scalar.NewInt64Scalar(1)}
+	cond := plan.Conjoin([]plan.Expr{eq(col(0), col(2)), eq(col(3), col(1)), eq(col(0), col(1)), eq(col(2), one)})
+	lk, rk, rest := plan.SplitJoinCondition(cond, 2)
+	require.Equal(t, "[#0 #1]", fmt.Sprint(lk))
+	require.Equal(t, "[#0 #1]", fmt.Sprint(rk))
+	require.Equal(t, "and(equal(#0, #1), equal(#2, 1))", rest.String())
+	require.Len(t, plan.SplitConjuncts(cond), 4)
+	require.Nil(t, plan.Conjoin(nil))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 	"google.golang.org/protobuf/proto"
 
@@ -95,6 +96,9 @@ func (c *consumer) rel(r *pb.Rel, path string) (plan.Node, error) {
 	case *pb.Rel_Filter:
 		return c.filter(k.Filter, path+"/filter")
 	case *pb.Rel_Project:
+		if isWindowProject(k.Project) {
+			return c.windowProject(k.Project, path+"/project")
+		}
 		return c.project(k.Project, path+"/project")
 	case *pb.Rel_Aggregate:
 		return c.aggregate(k.Aggregate, path+"/aggregate")
@@ -102,6 +106,12 @@ func (c *consumer) rel(r *pb.Rel, path string) (plan.Node, error) {
 		return c.sort(k.Sort, path+"/sort")
 	case *pb.Rel_Fetch:
 		return c.fetch(k.Fetch, path+"/fetch")
+	case *pb.Rel_Join:
+		return c.join(k.Join, path+"/join")
+	case *pb.Rel_Cross:
+		return c.cross(k.Cross, path+"/cross")
+	case *pb.Rel_Set:
+		return c.set(k.Set, path+"/set")
 	case nil:
 		return nil, invalid(path, "missing relation")
 	}
@@ -150,6 +160,10 @@ func rename(n plan.Node, dfs []string) plan.Node {
 	switch n := n.(type) {
 	case *plan.Project:
 		return plan.NewProject(n.Input, n.Exprs, names)
+	case *plan.Window:
+		if w, ok := renameWindow(n, names); ok {
+			return w
+		}
 	case *plan.Aggregate:
 		aggs := append([]plan.AggCall(nil), n.Aggs...)
 		for i := range aggs {
@@ -234,26 +248,9 @@ func (c *consumer) sort(s *pb.SortRel, path string) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]plan.SortKey, len(s.GetSorts()))
-	for i, f := range s.GetSorts() {
-		kp := fmt.Sprintf("%s.sorts[%d]", path, i)
-		e, err := c.expr(f.GetExpr(), in.Schema(), kp)
-		if err != nil {
-			return nil, err
-		}
-		k := plan.SortKey{Expr: e}
-		switch f.GetDirection() {
-		case pb.SortField_SORT_DIRECTION_ASC_NULLS_LAST:
-		case pb.SortField_SORT_DIRECTION_ASC_NULLS_FIRST:
-			k.NullsFirst = true
-		case pb.SortField_SORT_DIRECTION_DESC_NULLS_LAST:
-			k.Descending = true
-		case pb.SortField_SORT_DIRECTION_DESC_NULLS_FIRST:
-			k.Descending, k.NullsFirst = true, true
-		default:
-			return nil, dberr.NotSupported(fmt.Sprintf("sort direction %s (at %s)", f.GetDirection(), kp))
-		}
-		keys[i] = k
+	keys, err := c.sortKeys(s.GetSorts(), in.Schema(), path)
+	if err != nil {
+		return nil, err
 	}
 	return emit(&plan.Sort{Input: in, Keys: keys}, s.GetCommon(), path)
 }
@@ -316,4 +313,49 @@ func catalogError(name string, at catalog.VersionRef, err error) error {
 		return err
 	}
 	return dberr.Wrap(dberr.IO, err, "load table %s at %s", name, at)
+}
+
+// sortKeys converts sort fields over the input schema in.
+func (c *consumer) sortKeys(sorts []*pb.SortField, in *arrow.Schema, path string) ([]plan.SortKey, error) {
+	keys := make([]plan.SortKey, len(sorts))
+	for i, f := range sorts {
+		kp := fmt.Sprintf("%s.sorts[%d]", path, i)
+		e, err := c.expr(f.GetExpr(), in, kp)
+		if err != nil {
+			return nil, err
+		}
+		k := plan.SortKey{Expr: e}
+		switch f.GetDirection() {
+		case pb.SortField_SORT_DIRECTION_ASC_NULLS_LAST:
+		case pb.SortField_SORT_DIRECTION_ASC_NULLS_FIRST:
+			k.NullsFirst = true
+		case pb.SortField_SORT_DIRECTION_DESC_NULLS_LAST:
+			k.Descending = true
+		case pb.SortField_SORT_DIRECTION_DESC_NULLS_FIRST:
+			k.Descending, k.NullsFirst = true, true
+		default:
+			return nil, dberr.NotSupported(fmt.Sprintf("sort direction %s (at %s)", f.GetDirection(), kp))
+		}
+		keys[i] = k
+	}
+	return keys, nil
+}
+
+// int64Literal is a BIGINT constant.
+func int64Literal(n int64) plan.Expr { return &plan.Literal{Value: scalar.NewInt64Scalar(n)} }
+
+// renameWindow names a Window's function outputs; ok is false when the names would also
+// rename its input columns.
+func renameWindow(w *plan.Window, names []string) (plan.Node, bool) {
+	nin := w.Input.Schema().NumFields()
+	for i, f := range w.Input.Schema().Fields() {
+		if names[i] != f.Name {
+			return nil, false
+		}
+	}
+	funcs := append([]plan.WindowFunc(nil), w.Funcs...)
+	for i := range funcs {
+		funcs[i].Name = names[nin+i]
+	}
+	return plan.NewWindow(w.Input, funcs), true
 }

@@ -97,6 +97,9 @@ func (c *consumer) scalarFunction(f *pb.Expression_ScalarFunction, in *arrow.Sch
 	if err != nil {
 		return nil, err
 	}
+	if canonical, ok := functions.Aliases[name]; ok {
+		name = canonical
+	}
 	if _, ok := functions.Scalars[name]; !ok || name == "case" {
 		return nil, dberr.NotSupported(fmt.Sprintf("Substrait function %s (at %s)", name, path))
 	}
@@ -268,6 +271,8 @@ func scalarOf(l *pb.Expression_Literal, path string) (scalar.Scalar, error) {
 		return scalar.NewTimestampScalar(arrow.Timestamp(v.TimestampTz), &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), nil
 	case *pb.Expression_Literal_Decimal_:
 		return decimalScalar(v.Decimal, path)
+	case *pb.Expression_Literal_IntervalCompound_:
+		return intervalScalar(v.IntervalCompound, path)
 	case nil:
 		return nil, invalid(path, "literal without a value")
 	}
@@ -294,4 +299,28 @@ func decimalScalar(d *pb.Expression_Literal_Decimal, path string) (scalar.Scalar
 	hi := int64(binary.LittleEndian.Uint64(d.GetValue()[8:]))
 	t := &arrow.Decimal128Type{Precision: d.GetPrecision(), Scale: d.GetScale()}
 	return scalar.NewDecimal128Scalar(decimal128.New(hi, lo), t), nil
+}
+
+// intervalScalar decodes a compound interval into a month_day_nano interval.
+func intervalScalar(v *pb.Expression_Literal_IntervalCompound, path string) (scalar.Scalar, error) {
+	ym, ds := v.GetIntervalYearToMonth(), v.GetIntervalDayToSecond()
+	var sub int64
+	switch p := ds.GetPrecisionMode().(type) {
+	case *pb.Expression_Literal_IntervalDayToSecond_Precision:
+		if p.Precision < 0 || p.Precision > 9 {
+			return nil, invalid(path, "interval precision %d out of range", p.Precision)
+		}
+		sub = ds.GetSubseconds()
+		for range 9 - p.Precision {
+			sub *= 10
+		}
+	case *pb.Expression_Literal_IntervalDayToSecond_Microseconds: //nolint:staticcheck // deprecated
+		sub = int64(p.Microseconds) * 1000
+	}
+	iv := arrow.MonthDayNanoInterval{
+		Months:      ym.GetYears()*12 + ym.GetMonths(),
+		Days:        ds.GetDays(),
+		Nanoseconds: int64(ds.GetSeconds())*1e9 + sub,
+	}
+	return scalar.NewMonthDayNanoIntervalScalar(iv), nil
 }

@@ -33,6 +33,9 @@ func pinOf(r *pb.ReadRel, path string) (*flightdpb.LanceRead, error) {
 }
 
 func (c *consumer) read(r *pb.ReadRel, path string) (plan.Node, error) {
+	if vt := r.GetVirtualTable(); vt != nil {
+		return c.virtualTable(r, vt, path)
+	}
 	nt := r.GetNamedTable()
 	if nt == nil {
 		return nil, dberr.NotSupported(fmt.Sprintf("Substrait reads other than named tables (at %s)", path))

@@ -94,14 +94,28 @@ func TestConsumeErrors(t *testing.T) {
 		{"join", func(p *pb.Plan) {
 			read := relAt(p, 4)
 			relAt(p, 3).GetFilter().Input = &pb.Rel{RelType: &pb.Rel_Join{Join: &pb.JoinRel{Left: read, Right: read}}}
-		}, dberr.NotImplemented, "Substrait Join relation (at root/fetch/sort/project/filter)", nil},
+		}, dberr.NotImplemented, "Substrait join type JOIN_TYPE_UNSPECIFIED (at root/fetch/sort/project/filter/join)", nil},
+		{"right semi join", func(p *pb.Plan) {
+			read := relAt(p, 4)
+			relAt(p, 3).GetFilter().Input = &pb.Rel{RelType: &pb.Rel_Join{Join: &pb.JoinRel{Left: read, Right: read, Type: pb.JoinRel_JOIN_TYPE_RIGHT_SEMI}}}
+		}, dberr.NotImplemented, "JOIN_TYPE_RIGHT_SEMI", nil},
+		{"set with one input", func(p *pb.Plan) {
+			read := relAt(p, 4)
+			relAt(p, 3).GetFilter().Input = &pb.Rel{RelType: &pb.Rel_Set{Set: &pb.SetRel{Inputs: []*pb.Rel{read}, Op: pb.SetRel_SET_OP_UNION_ALL}}}
+		}, dberr.InvalidInput, "set operation with 1 inputs", nil},
+		{"set of unspecified kind", func(p *pb.Plan) {
+			read := relAt(p, 4)
+			relAt(p, 3).GetFilter().Input = &pb.Rel{RelType: &pb.Rel_Set{Set: &pb.SetRel{Inputs: []*pb.Rel{read, read}}}}
+		}, dberr.NotImplemented, "SET_OP_UNSPECIFIED", nil},
 		{"foreign enhancement", func(p *pb.Plan) {
 			enh, _ := anypb.New(wrapperspb.String("x"))
 			relAt(p, 4).GetRead().AdvancedExtension.Enhancement = enh
 		}, dberr.NotImplemented, "Substrait enhancement type.googleapis.com/google.protobuf.StringValue", nil},
 		{"virtual table", func(p *pb.Plan) {
-			relAt(p, 4).GetRead().ReadType = &pb.ReadRel_VirtualTable_{VirtualTable: &pb.ReadRel_VirtualTable{}}
-		}, dberr.NotImplemented, "reads other than named tables", nil},
+			relAt(p, 4).GetRead().ReadType = &pb.ReadRel_VirtualTable_{VirtualTable: &pb.ReadRel_VirtualTable{
+				Expressions: []*pb.Expression_Nested_Struct{{}},
+			}}
+		}, dberr.InvalidInput, "row 0 has 0 values, the schema 6 columns", nil},
 		{"missing table", func(p *pb.Plan) { relAt(p, 4).GetRead().GetNamedTable().Names = []string{"nope"} }, dberr.Catalog, "Table with name nope does not exist", catalog.ErrNoSuchTable},
 		{"missing version", func(p *pb.Plan) {
 			enh, _ := anypb.New(&flightdpb.LanceRead{Version: 40})
@@ -214,6 +228,11 @@ func FuzzConsume(f *testing.F) {
 		"SELECT qty, count(*), sum(score) FROM t GROUP BY qty HAVING count(*) > 1",
 		"SELECT CASE WHEN qty IN (1, 2) THEN CAST(id AS DOUBLE) ELSE score END, day >= DATE '2020-01-01' FROM t",
 		"SELECT DISTINCT Id FROM Mixed AS m WHERE amount > 1.5 AND u = 3 OR flag IS NULL",
+		"SELECT t.name, u.amount FROM t LEFT JOIN u ON t.id = u.t_id AND u.amount > t.score, Mixed",
+		"SELECT id FROM t WHERE id NOT IN (SELECT t_id FROM u) AND EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id)",
+		"SELECT id, (SELECT max(amount) FROM u) FROM t UNION ALL SELECT 1, 2.5 EXCEPT SELECT id, amount FROM u",
+		"SELECT * FROM (VALUES (1, 'a', DATE '2020-01-01' + INTERVAL 1 DAY)) v(a, b, c)",
+		"SELECT lower(name) || 'x', date_part('year', day), string_agg(name, ',') FILTER (WHERE qty > 1) FROM t GROUP BY ALL",
 	} {
 		p := produce(f, sql)
 		b, err := proto.Marshal(p)

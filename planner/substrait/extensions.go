@@ -2,8 +2,10 @@ package substrait
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/substrait-io/substrait-go/v8/extensions"
 
 	"github.com/flightd/flightd/planner/functions"
 )
@@ -20,6 +22,8 @@ const (
 	urnString     = "extension:io.substrait:functions_string"
 	urnDatetime   = "extension:io.substrait:functions_datetime"
 	urnAggregate  = "extension:io.substrait:functions_aggregate_generic"
+	urnRounding   = "extension:io.substrait:functions_rounding"
+	urnLog        = "extension:io.substrait:functions_logarithmic"
 
 	// URN is flightd's own function extension.
 	URN = "extension:flightd:functions"
@@ -31,6 +35,7 @@ const (
 var standardURNs = map[string]bool{
 	urnComparison: true, urnBoolean: true, urnArithmetic: true, urnDecimal: true,
 	urnString: true, urnDatetime: true, urnAggregate: true, URN: true, URI: true,
+	urnRounding: true, urnLog: true,
 	"extension:io.substrait:functions_aggregate_decimal_output": true,
 }
 
@@ -72,8 +77,43 @@ func scalarExtension(name string, args []arrow.DataType) (urn, sig string) {
 		return urnString, signature(name, []string{"str", "str"})
 	case functions.Arithmetic:
 		return arithmeticExtension(name, args)
+	case functions.Generic:
+		if std, ok := standardScalars[name]; ok && allCoded(args) {
+			sig := signature(std.name, codesOf(args))
+			if _, known := standardCollection().GetScalarFunc(extensions.ID{URN: std.urn, Name: sig}); known {
+				return std.urn, sig
+			}
+		}
 	}
 	return URN, anySignature(name, len(args))
+}
+
+// standardScalars are the generic functions a standard Substrait extension declares,
+// with the name it uses there. The consumer maps the names back (functions.Aliases).
+var standardScalars = map[string]struct{ urn, name string }{
+	"lower": {urnString, "lower"}, "upper": {urnString, "upper"}, "concat": {urnString, "concat"},
+	"replace": {urnString, "replace"}, "starts_with": {urnString, "starts_with"},
+	"ends_with": {urnString, "ends_with"}, "contains": {urnString, "contains"},
+	"strpos": {urnString, "strpos"}, "reverse": {urnString, "reverse"},
+	"ltrim": {urnString, "ltrim"}, "rtrim": {urnString, "rtrim"}, "trim": {urnString, "trim"},
+	"length": {urnString, "char_length"},
+	"sqrt":   {urnArithmetic, "sqrt"}, "exp": {urnArithmetic, "exp"}, "power": {urnArithmetic, "power"},
+	"ceil": {urnRounding, "ceil"}, "floor": {urnRounding, "floor"},
+	"ln": {urnLog, "ln"}, "log10": {urnLog, "log10"}, "log2": {urnLog, "log2"},
+}
+
+// standardCollection is substrait-go's copy of the standard extensions, used to check that
+// a standard signature exists before a plan names it.
+var standardCollection = sync.OnceValue(extensions.GetDefaultCollectionWithNoError)
+
+// allCoded reports whether every argument type has a Substrait signature code.
+func allCoded(args []arrow.DataType) bool {
+	for _, c := range codesOf(args) {
+		if c == "any" {
+			return false
+		}
+	}
+	return true
 }
 
 func arithmeticExtension(name string, args []arrow.DataType) (urn, sig string) {
@@ -105,6 +145,8 @@ func aggregateExtension(name string, args []arrow.DataType) (urn, sig string) {
 	}
 	t := args[0]
 	switch {
+	case name != "sum" && name != "min" && name != "max" && name != "avg":
+		return URN, anySignature(name, len(args))
 	case t.ID() == arrow.DECIMAL128:
 		return urnDecimal, signature(name, codes)
 	case (functions.IsInteger(t) && codes[0] != "any") || functions.IsFloat(t):

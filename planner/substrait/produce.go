@@ -86,6 +86,14 @@ func (p *producer) rel(n plan.Node) (*pb.Rel, error) {
 		return p.sort(n)
 	case *plan.Limit:
 		return p.fetch(n)
+	case *plan.Join:
+		return p.join(n)
+	case *plan.SetOp:
+		return p.setOp(n)
+	case *plan.Values:
+		return p.values(n)
+	case *plan.Window:
+		return p.window(n)
 	}
 	return nil, dberr.NotSupported(fmt.Sprintf("plan node %T in Substrait", n))
 }

@@ -142,6 +142,8 @@ func literal(s scalar.Scalar) (*pb.Expression_Literal, error) {
 		lit.LiteralType = &pb.Expression_Literal_Date{Date: int32(v.Value)}
 	case *scalar.Timestamp:
 		setTimestamp(lit, v)
+	case *scalar.MonthDayNanoInterval:
+		lit.LiteralType = intervalLiteral(v.Value)
 	case *scalar.Decimal128:
 		d := v.Type.(*arrow.Decimal128Type)
 		b := make([]byte, 16)
@@ -162,4 +164,16 @@ func setTimestamp(lit *pb.Expression_Literal, v *scalar.Timestamp) {
 		return
 	}
 	lit.LiteralType = &pb.Expression_Literal_PrecisionTimestamp_{PrecisionTimestamp: pt}
+}
+
+// intervalLiteral encodes a month_day_nano interval as a compound interval (nanosecond
+// precision).
+func intervalLiteral(iv arrow.MonthDayNanoInterval) *pb.Expression_Literal_IntervalCompound_ {
+	return &pb.Expression_Literal_IntervalCompound_{IntervalCompound: &pb.Expression_Literal_IntervalCompound{
+		IntervalYearToMonth: &pb.Expression_Literal_IntervalYearToMonth{Months: iv.Months},
+		IntervalDayToSecond: &pb.Expression_Literal_IntervalDayToSecond{
+			Days: iv.Days, Seconds: int32(iv.Nanoseconds / 1e9), Subseconds: iv.Nanoseconds % 1e9,
+			PrecisionMode: &pb.Expression_Literal_IntervalDayToSecond_Precision{Precision: 9},
+		},
+	}}
 }

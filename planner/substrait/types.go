@@ -49,6 +49,8 @@ func toType(t arrow.DataType, nullable bool) (*pb.Type, error) {
 		return &pb.Type{Kind: &pb.Type_FixedBinary_{FixedBinary: &pb.Type_FixedBinary{Length: w, Nullability: n}}}, nil
 	case arrow.DATE32:
 		return &pb.Type{Kind: &pb.Type_Date_{Date: &pb.Type_Date{Nullability: n}}}, nil
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return &pb.Type{Kind: &pb.Type_IntervalCompound_{IntervalCompound: &pb.Type_IntervalCompound{Precision: 9, Nullability: n}}}, nil
 	case arrow.TIMESTAMP:
 		ts := t.(*arrow.TimestampType)
 		p := timestampPrecision[ts.Unit]
@@ -154,6 +156,8 @@ func fromType(t *pb.Type) (arrow.DataType, error) {
 		return arrow.BinaryTypes.Binary, nil
 	case *pb.Type_FixedBinary_:
 		return &arrow.FixedSizeBinaryType{ByteWidth: int(k.FixedBinary.GetLength())}, nil
+	case *pb.Type_IntervalCompound_:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval, nil
 	case *pb.Type_Date_:
 		return arrow.FixedWidthTypes.Date32, nil
 	case *pb.Type_Timestamp_: //nolint:staticcheck // deprecated, still sent by older producers

@@ -125,6 +125,7 @@ func (t *Table) Scan(context.Context, catalog.ScanRequest, catalog.Morsel, memor
 //	wide   one version, Lance-like types: id uint64, emb fixed_size_list<float32,4>,
 //	       label large_utf8, tag dictionary<int32,utf8>, half float16, meta struct<k,v>,
 //	       kv map<utf8,int32>
+//	u      one version: id int64 NOT NULL, t_id int64, name utf8, amount float64 (for joins)
 func Standard() *Catalog {
 	base := []arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
@@ -149,6 +150,12 @@ func Standard() *Catalog {
 			{Name: "half", Type: arrow.FixedWidthTypes.Float16, Nullable: true},
 			{Name: "meta", Type: arrow.StructOf(arrow.Field{Name: "k", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "v", Type: arrow.PrimitiveTypes.Int64}), Nullable: true},
 			{Name: "kv", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32), Nullable: true},
+		}, nil), Committed: day(1)}},
+		"u": {{Schema: arrow.NewSchema([]arrow.Field{
+			{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+			{Name: "t_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+			{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+			{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 		}, nil), Committed: day(1)}},
 		"Mixed": {{Schema: arrow.NewSchema([]arrow.Field{
 			{Name: "Id", Type: arrow.PrimitiveTypes.Int64},

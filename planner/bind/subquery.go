@@ -1,0 +1,293 @@
+package bind
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/ast"
+	"github.com/flightd/flightd/planner/functions"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// correlation collects the correlation equalities of a correlated subquery's WHERE clause:
+// inner[i] (over the subquery's FROM) = outer[i] (over the enclosing query's input).
+type correlation struct {
+	inner []plan.Expr
+	outer []plan.Expr
+}
+
+// add records cond, which references outer columns; only equalities between an inner-only
+// and an outer-only side are supported.
+func (c *correlation) add(cond plan.Expr) error {
+	call, ok := cond.(*plan.Call)
+	if ok && call.Func == "equal" && len(call.Args) == 2 {
+		l, r := call.Args[0], call.Args[1]
+		if onlyOuter(r) && !hasOuter(l) && hasColumns(l) {
+			c.inner, c.outer = append(c.inner, l), append(c.outer, unwrapOuter(r))
+			return nil
+		}
+		if onlyOuter(l) && !hasOuter(r) && hasColumns(r) {
+			c.inner, c.outer = append(c.inner, r), append(c.outer, unwrapOuter(l))
+			return nil
+		}
+	}
+	return dberr.NotSupported("correlated subqueries whose correlation is not an equality between an inner and an outer expression")
+}
+
+// walk calls f for e and every expression below it.
+func walk(e plan.Expr, f func(plan.Expr)) {
+	f(e)
+	switch e := e.(type) {
+	case *plan.Call:
+		for _, a := range e.Args {
+			walk(a, f)
+		}
+	case *plan.Cast:
+		walk(e.Input, f)
+	}
+}
+
+func hasOuter(e plan.Expr) bool {
+	found := false
+	walk(e, func(x plan.Expr) { _, ok := x.(*outerRef); found = found || ok })
+	return found
+}
+
+func hasColumns(e plan.Expr) bool {
+	found := false
+	plan.Columns(e, func(*plan.ColumnRef) { found = true })
+	return found
+}
+
+// onlyOuter reports whether e references outer columns and no inner ones.
+func onlyOuter(e plan.Expr) bool { return hasOuter(e) && !hasColumns(e) }
+
+// unwrapOuter replaces outer references by plain column references over the outer input.
+func unwrapOuter(e plan.Expr) plan.Expr {
+	switch x := e.(type) {
+	case *outerRef:
+		return x.col
+	case *plan.Call:
+		out := *x
+		out.Args = make([]plan.Expr, len(x.Args))
+		for i, a := range x.Args {
+			out.Args[i] = unwrapOuter(a)
+		}
+		return &out
+	case *plan.Cast:
+		out := *x
+		out.Input = unwrapOuter(x.Input)
+		return &out
+	}
+	return e
+}
+
+// subquery is a bound subquery: plan outputs the query's columns (ncols of them) followed
+// by one column per correlation key; outerKeys are those keys' outer-side expressions.
+type subquery struct {
+	plan      plan.Node
+	ncols     int
+	outerKeys []plan.Expr
+}
+
+// bindSubquery binds q as a subquery of the query whose input scope is outer.
+func (b *binder) bindSubquery(q ast.Statement, outer *scope) (*subquery, error) {
+	child := b.child()
+	child.outer = outer
+	child.corr = &correlation{}
+	n, err := child.bindStatement(q)
+	if err != nil {
+		return nil, err
+	}
+	sq := &subquery{plan: n, ncols: n.Schema().NumFields() - len(child.corr.inner), outerKeys: child.corr.outer}
+	if sq.ncols < 1 {
+		return nil, dberr.New(dberr.Internal, "subquery without columns")
+	}
+	if nodeHasOuter(n) {
+		return nil, dberr.NotSupported("correlated column references outside the subquery's WHERE equalities")
+	}
+	return sq, nil
+}
+
+// rightKeys references the correlation columns of the subquery's plan.
+func (sq *subquery) rightKeys() []plan.Expr {
+	var out []plan.Expr
+	for i := sq.ncols; i < sq.plan.Schema().NumFields(); i++ {
+		out = append(out, fieldRef(sq.plan.Schema(), i))
+	}
+	return out
+}
+
+func fieldRef(s *arrow.Schema, i int) *plan.ColumnRef {
+	f := s.Field(i)
+	return &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable}
+}
+
+// checkCorrelated rejects the clauses flightd cannot decorrelate yet.
+func (st *selectState) checkCorrelated() error {
+	if st.in.corr == nil || len(st.in.corr.inner) == 0 {
+		return nil
+	}
+	s := st.s
+	if s.Distinct || len(s.OrderBy) > 0 || s.Limit != nil || s.Offset != nil || s.Having != nil || len(s.GroupBy) > 0 {
+		return dberr.NotSupported("correlated subqueries with GROUP BY, HAVING, DISTINCT, ORDER BY or LIMIT").At(s.Pos.Line, s.Pos.Column)
+	}
+	return nil
+}
+
+// semiJoin plans a WHERE conjunct [NOT] EXISTS (q) or x IN (q) as a semi or anti join onto
+// node; ok is false for any other conjunct.
+func (b *binder) semiJoin(node plan.Node, sc *scope, c ast.Expr) (plan.Node, bool, error) {
+	typ := plan.SemiJoin
+	if u, isNot := c.(*ast.Unary); isNot && u.Op == "NOT" {
+		if _, isExists := u.X.(*ast.Exists); !isExists {
+			return node, false, nil
+		}
+		c, typ = u.X, plan.AntiJoin
+	}
+	var q ast.Statement
+	var x ast.Expr
+	switch e := c.(type) {
+	case *ast.Exists:
+		q = e.Query
+	case *ast.InSubquery:
+		if e.Not {
+			return node, false, nil // NOT IN needs NULL semantics: a mark join
+		}
+		q, x = e.Query, e.X
+	default:
+		return node, false, nil
+	}
+	sq, err := b.bindSubquery(q, sc)
+	if err != nil {
+		return nil, false, err
+	}
+	lk, rk := sq.outerKeys, sq.rightKeys()
+	if x != nil {
+		eb := &exprBinder{b: b, scope: sc, clause: "WHERE clause"}
+		l, r, err := eb.inKey(x, sq)
+		if err != nil {
+			return nil, false, err
+		}
+		lk, rk = append([]plan.Expr{l}, lk...), append([]plan.Expr{r}, rk...)
+	}
+	return plan.NewJoin(node, sq.plan, typ, lk, rk, nil), true, nil
+}
+
+// inKey binds x of x IN (q) and unifies it with the subquery's single column.
+func (eb *exprBinder) inKey(x ast.Expr, sq *subquery) (plan.Expr, plan.Expr, error) {
+	if sq.ncols != 1 {
+		return nil, nil, dberr.New(dberr.Binder, "Subquery returns %d columns - expected 1", sq.ncols)
+	}
+	l, err := eb.bind(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	eq, err := functions.NewCall("equal", []plan.Expr{l, fieldRef(sq.plan.Schema(), 0)})
+	if err != nil {
+		return nil, nil, err
+	}
+	return eq.Args[0], eq.Args[1], nil
+}
+
+// requireInput returns the node subqueries join onto, or an error where they cannot go.
+func (eb *exprBinder) requireInput() (*plan.Node, error) {
+	if eb.input == nil {
+		return nil, dberr.NotSupported("subqueries in the " + eb.clause + " of this query")
+	}
+	return eb.input, nil
+}
+
+// bindMarkSubquery plans EXISTS (q) (x == nil) or x IN (q) as a mark join onto the input
+// and returns the mark column: EXISTS is coalesce(mark, false).
+func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos) (plan.Expr, error) {
+	input, err := eb.requireInput()
+	if err != nil {
+		return nil, err
+	}
+	sq, err := eb.b.bindSubquery(q, eb.scope)
+	if err != nil {
+		return nil, err
+	}
+	lk, rk := sq.outerKeys, sq.rightKeys()
+	if x != nil {
+		l, r, err := eb.inKey(x, sq)
+		if err != nil {
+			return nil, err
+		}
+		lk, rk = append([]plan.Expr{l}, lk...), append([]plan.Expr{r}, rk...)
+	}
+	j := plan.NewJoin(*input, sq.plan, plan.MarkJoin, lk, rk, nil)
+	*input = j
+	mark := fieldRef(j.Schema(), j.Schema().NumFields()-1)
+	if x == nil {
+		return functions.NewCall("coalesce", []plan.Expr{mark, &plan.Literal{Value: scalar.NewBooleanScalar(false)}})
+	}
+	return mark, nil
+}
+
+func (eb *exprBinder) bindInSubquery(e *ast.InSubquery) (plan.Expr, error) {
+	mark, err := eb.bindMarkSubquery(e.Query, e.X, e.Pos)
+	if err != nil || !e.Not {
+		return mark, err
+	}
+	return functions.NewCall("not", []plan.Expr{mark})
+}
+
+// bindScalarSubquery plans (q): its rows go through single_value (grouped by the
+// correlation keys), which errors on more than one row, and the result is cross joined
+// (uncorrelated) or left joined on the keys (correlated) onto the input.
+func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
+	input, err := eb.requireInput()
+	if err != nil {
+		return nil, err
+	}
+	sq, err := eb.b.bindSubquery(e.Query, eb.scope)
+	if err != nil {
+		return nil, err
+	}
+	if sq.ncols != 1 {
+		return nil, dberr.New(dberr.Binder, "Subquery returns %d columns - expected 1", sq.ncols)
+	}
+	rk := sq.rightKeys()
+	val := fieldRef(sq.plan.Schema(), 0)
+	names := make([]string, len(rk))
+	for i, k := range rk {
+		names[i] = k.(*plan.ColumnRef).Name
+	}
+	agg := plan.NewAggregate(sq.plan, rk, names, []plan.AggCall{{
+		Func: "single_value", Args: []plan.Expr{val}, DataType: val.DataType, Null: true, Name: val.Name,
+	}})
+	keys := columnRefs(agg.Schema(), len(rk))
+	var j *plan.Join
+	if len(rk) == 0 {
+		j = plan.NewJoin(*input, agg, plan.CrossJoin, nil, nil, nil)
+	} else {
+		j = plan.NewJoin(*input, agg, plan.LeftJoin, sq.outerKeys, keys, nil)
+	}
+	*input = j
+	out := plan.Expr(fieldRef(j.Schema(), j.Schema().NumFields()-1))
+	if len(rk) > 0 && isCountQuery(e.Query) {
+		// A correlated count over no rows is 0, not the NULL the left join produces.
+		return functions.NewCall("coalesce", []plan.Expr{out, &plan.Literal{Value: scalar.NewInt64Scalar(0)}})
+	}
+	return out, nil
+}
+
+// isCountQuery reports whether q is SELECT count(...) FROM ... (one ungrouped count).
+func isCountQuery(q ast.Statement) bool {
+	s, ok := q.(*ast.Select)
+	if !ok || len(s.Items) != 1 || len(s.GroupBy) > 0 {
+		return false
+	}
+	f, ok := s.Items[0].Expr.(*ast.FuncCall)
+	return ok && f.Name == "count"
+}
+
+// nodeHasOuter reports whether any expression of the plan still holds an outer reference.
+func nodeHasOuter(n plan.Node) bool {
+	found := false
+	forEachExpr(n, func(e plan.Expr) { found = found || hasOuter(e) })
+	return found
+}
