@@ -94,6 +94,9 @@ var skeletonQueries = []struct {
 	{"SELECT b, a FROM t WHERE a BETWEEN 10 AND 20 ORDER BY a DESC", true},
 	{"SELECT a, c FROM t WHERE c IS NULL AND a < 100", false},
 	{"SELECT count(a), min(a), max(b), sum(a) FROM t", true},
+	{"SELECT t1.a, t2.b FROM t t1 JOIN t t2 ON t1.a = t2.a + 1 WHERE t1.a < 8 ORDER BY t1.a", true},
+	{"SELECT b, count(*) AS n, avg(c) FROM t GROUP BY b HAVING count(*) > 19 ORDER BY b", true},
+	{"SELECT a, row_number() OVER (PARTITION BY b ORDER BY a) AS rn FROM t WHERE a < 60 ORDER BY a", true},
 }
 
 func TestFlightSQLClientMatchesDuckDB(t *testing.T) {
@@ -137,7 +140,8 @@ func TestFlightSQLErrors(t *testing.T) {
 		msg  string
 	}{
 		{"SELECT * FROM no_such_table", codes.NotFound, "no_such_table"},
-		{"SELECT a FROM t t1 JOIN t t2 ON t1.a = t2.a", codes.Unimplemented, "not supported"},
+		{"INSERT INTO t VALUES (1, 'x', 2.0)", codes.Unimplemented, "not supported"},
+		{"SELECT a FROM t t1 JOIN t t2 ON t1.a = t2.a", codes.InvalidArgument, "Ambiguous reference"},
 		{"SELEC a FROM t", codes.InvalidArgument, "Parser"},
 		{"SELECT no_such_column FROM t", codes.InvalidArgument, "no_such_column"},
 	}

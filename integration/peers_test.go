@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,27 +16,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
-
-// python returns the interpreter of the pinned virtualenv.
-func python(t testing.TB) string {
-	t.Helper()
-	if p := os.Getenv("FLIGHTD_PYTHON"); p != "" {
-		return p
-	}
-	_, here, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(here), "..", ".venv", "bin", "python")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the Python peers are missing (%s): run `make venv` or `make test`", p)
-	}
-	return p
-}
 
 // runPython runs a script from testdata with args and returns its stdout.
 func runPython(t testing.TB, script string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(python(t), append([]string{filepath.Join("testdata", script)}, args...)...)
+	cmd := exec.Command(testutil.Python(t), append([]string{filepath.Join("testdata", script)}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

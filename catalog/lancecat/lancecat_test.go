@@ -24,6 +24,7 @@ import (
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/internal/testutil"
 )
 
 type tableExpect struct {
@@ -63,28 +64,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func repoRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-}
-
 // tables writes the test tables once per test binary with pylance.
 func tables(t *testing.T) (string, map[string]tableExpect) {
 	t.Helper()
 	pyOnce.Do(func() {
-		py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
-		if _, err := os.Stat(py); err != nil {
-			pySkip = "python venv not found at " + py + " (run make test to build it): skipping"
-			return
-		}
+		py := testutil.Python(t)
 		if pyDir, pyErr = os.MkdirTemp("", "lancecat-test-"); pyErr != nil {
 			return
 		}
@@ -112,7 +96,7 @@ func tables(t *testing.T) (string, map[string]tableExpect) {
 
 // fixturesDir is ../shared/fixtures/lance-test-data next to the repository, or "".
 func fixturesDir(t *testing.T) string {
-	dir := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "lance-test-data")
+	dir := filepath.Join(testutil.RepoRoot(t), "..", "shared", "fixtures", "lance-test-data")
 	if _, err := os.Stat(dir); err != nil {
 		return ""
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/catalog/lancecat"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -103,7 +104,7 @@ func TestWriteThenScanAndPylanceWrites(t *testing.T) {
 	require.Equal(t, want, scanKeys(t, c, "kv", catalog.VersionRef{}))
 	require.Equal(t, rangeK(0, 20), scanKeys(t, c, "kv", catalog.VersionRef{Version: 1}))
 
-	py := pythonOrSkip(t)
+	py := testutil.Python(t)
 	script := `import sys, lance, pyarrow as pa
 uri = sys.argv[1]
 sc = pa.schema([pa.field("k", pa.int64(), nullable=False), pa.field("v", pa.string())])
@@ -116,15 +117,6 @@ ds.optimize.compact_files()
 	require.NoError(t, err, string(out))
 	want = append(want[1:], 100, 101)
 	require.Equal(t, want, scanKeys(t, c, "kv", catalog.VersionRef{}))
-}
-
-func pythonOrSkip(t *testing.T) string {
-	t.Helper()
-	py := repoRoot(t) + "/.venv/bin/python"
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("python venv not found at %s (run make test to build it): skipping", py)
-	}
-	return py
 }
 
 // appendChildEnv makes the test binary an appending child process (see TestAppendChild).
@@ -248,7 +240,7 @@ func TestCompact(t *testing.T) {
 	require.Equal(t, uint64(4), v, "nothing to do")
 	require.Equal(t, lancecat.CompactStats{}, st)
 
-	py := pythonOrSkip(t)
+	py := testutil.Python(t)
 	script := `import sys, lance
 ds = lance.dataset(sys.argv[1])
 ds.validate()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,13 +44,7 @@ func TestVersion(t *testing.T) {
 
 // TestSQLOnPylanceTable runs `flightd sql` on a table written by pylance.
 func TestSQLOnPylanceTable(t *testing.T) {
-	py := os.Getenv("FLIGHTD_PYTHON")
-	if py == "" {
-		py = filepath.Join("..", "..", ".venv", "bin", "python")
-	}
-	if _, err := os.Stat(py); err != nil {
-		t.Fatalf("the Python peers are missing (%s): run `make venv` or `make test`", py)
-	}
+	py := testutil.Python(t)
 	root := t.TempDir()
 	gen := exec.Command(py, filepath.Join("..", "..", "integration", "testdata", "make_tables.py"), root)
 	outGen, err := gen.CombinedOutput()
@@ -66,10 +61,7 @@ func TestSQLOnPylanceTable(t *testing.T) {
 
 // TestSQLAgainstServer runs `flightd sql --server` against a running server.
 func TestSQLAgainstServer(t *testing.T) {
-	py := os.Getenv("FLIGHTD_PYTHON")
-	if py == "" {
-		py = filepath.Join("..", "..", ".venv", "bin", "python")
-	}
+	py := testutil.Python(t)
 	root := t.TempDir()
 	gen := exec.Command(py, filepath.Join("..", "..", "integration", "testdata", "make_tables.py"), root)
 	outGen, err := gen.CombinedOutput()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
 )
@@ -25,24 +25,10 @@ import (
 // The helpers here mirror integration/peers_test.go (a test package cannot import another
 // package's test helpers): run the pinned Python peers and reduce results to comparable text.
 
-// python returns the interpreter of the pinned virtualenv.
-func python(t testing.TB) string {
-	t.Helper()
-	if p := os.Getenv("FLIGHTD_PYTHON"); p != "" {
-		return p
-	}
-	p, err := filepath.Abs(filepath.Join("..", "..", ".venv", "bin", "python"))
-	require.NoError(t, err)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the Python peers are missing (%s): run `make venv` or `make test`", p)
-	}
-	return p
-}
-
 // runPython runs a script from integration/testdata with args and returns its stdout.
 func runPython(t testing.TB, script string, args ...string) []byte {
 	t.Helper()
-	out, err := pythonOutput(python(t), script, args...)
+	out, err := pythonOutput(testutil.Python(t), script, args...)
 	require.NoError(t, err)
 	return out
 }
@@ -78,7 +64,7 @@ type result struct {
 // DuckDB, which takes seconds) and returns a function that waits for the results.
 func oracles(t *testing.T, root string, sqls []string) func() map[string]result {
 	t.Helper()
-	py := python(t)
+	py := testutil.Python(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	results := make([]result, len(sqls))
 	var g errgroup.Group

@@ -51,13 +51,19 @@ CASES = [
     QueryCase("group_by_string_nulls", "SELECT b, count(*) AS n FROM {t} GROUP BY b ORDER BY b", ordered=True),
     QueryCase("filter_and_unordered", "SELECT a, c FROM {t} WHERE a < 100 AND c > 0"),
     QueryCase("string_equality", "SELECT a FROM {t} WHERE b = 'name_03'"),
+    QueryCase("self_join", "SELECT t1.a, t2.b FROM {t} AS t1 JOIN {t} AS t2 ON t1.a = t2.a + 1 "
+              "WHERE t1.a < 50 ORDER BY t1.a", ordered=True),
+    QueryCase("window_row_number", "SELECT a, row_number() OVER (PARTITION BY g ORDER BY a) AS rn "
+              "FROM {t} WHERE a IS NOT NULL ORDER BY a", ordered=True),
+    QueryCase("in_subquery", "SELECT count(*) AS n FROM {t} WHERE a IN (SELECT a * 2 FROM {t} WHERE a < 100)"),
 ]
 
 # Statements the skeleton must reject with a message containing "not supported".
 # Move a statement out of this list when the feature lands.
 UNSUPPORTED = [
-    pytest.param("SELECT t1.a FROM t AS t1 JOIN t AS t2 ON t1.a = t2.a", id="join"),
-    pytest.param("SELECT a, row_number() OVER (ORDER BY a) AS rn FROM t", id="window"),
+    pytest.param("INSERT INTO t VALUES (1, 'x', 2.0, 3)", id="insert"),
+    pytest.param("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+                 id="recursive_cte"),
 ]
 
 NOT_SUPPORTED_RE = re.compile(r"not supported", re.IGNORECASE)

@@ -26,6 +26,7 @@ import (
 	"github.com/flightd/flightd/flightsrv"
 	"github.com/flightd/flightd/internal/blobstore"
 	"github.com/flightd/flightd/internal/slt"
+	"github.com/flightd/flightd/internal/testutil"
 )
 
 var (
@@ -64,20 +65,6 @@ var configs = []runConfig{
 }
 
 // python returns the pinned virtualenv's interpreter, or skips the test without it.
-func python(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("FLIGHTD_PYTHON")
-	if p == "" {
-		p = filepath.Join("..", "..", ".venv", "bin", "python")
-	}
-	abs, err := filepath.Abs(p)
-	require.NoError(t, err)
-	if _, err := os.Stat(abs); err != nil {
-		t.Skipf("no Python venv at %s (run `make venv`): the sqllogic suite needs DuckDB as its oracle", abs)
-	}
-	return abs
-}
-
 // corpus lists the .test files under testdata, as slash-separated relative names.
 func corpus(t *testing.T) []string {
 	t.Helper()
@@ -113,7 +100,7 @@ var pool oraclePool
 
 func (p *oraclePool) get(t *testing.T, mem memory.Allocator, lanceRoot string) *Oracle {
 	t.Helper()
-	py := python(t)
+	py := testutil.Python(t)
 	p.mu.Lock()
 	var o *Oracle
 	if n := len(p.idle); n > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/file"
 )
 
@@ -41,7 +42,7 @@ type fixtureIndex struct {
 // gen_file_fixtures.py) and compares it with pylance's own reading.
 func TestReadFixtures(t *testing.T) {
 	t.Parallel()
-	py := venvPython(t)
+	py := testutil.Python(t)
 	if testing.Short() {
 		t.Skip("fixture generation takes ~10 s; skipped in -short mode")
 	}

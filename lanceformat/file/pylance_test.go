@@ -8,7 +8,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/file"
 )
 
@@ -39,21 +39,10 @@ var (
 	genErr   error
 )
 
-// venvPython returns the project venv's python, or skips the test.
-func venvPython(t *testing.T) string {
-	t.Helper()
-	py, err := filepath.Abs("../../.venv/bin/python")
-	require.NoError(t, err)
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("python venv not found at %s (run `make test` to build it): %v", py, err)
-	}
-	return py
-}
-
 // generated runs gen_files.py once per test binary and returns its cases.
 func generated(t *testing.T) []genCase {
 	t.Helper()
-	py := venvPython(t)
+	py := testutil.Python(t)
 	genOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "lancefile-gen-")
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -89,20 +90,10 @@ func newDataset(t *testing.T) (*table.Dataset, string) {
 	return table.OpenDataset(s, ""), root
 }
 
-// pythonOrSkip returns the venv's python, or skips the test.
-func pythonOrSkip(t *testing.T) string {
-	t.Helper()
-	py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("python venv not found at %s (run make test to build it): skipping", py)
-	}
-	return py
-}
-
 // runPy runs a python script with args and returns its stdout.
 func runPy(t *testing.T, script string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(pythonOrSkip(t), append([]string{"-c", script}, args...)...)
+	cmd := exec.Command(testutil.Python(t), append([]string{"-c", script}, args...)...)
 	var stderr []byte
 	out, err := cmd.Output()
 	var ee *exec.ExitError

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 )
 
@@ -92,26 +93,11 @@ func (s dirStore) Delete(_ context.Context, p string) error {
 	return err
 }
 
-// repoRoot finds the module root (the directory holding go.mod).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-}
-
 // fixturesDir returns ../shared/fixtures/lance-test-data relative to the repository root,
 // skipping the test when it is absent.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "lance-test-data")
+	dir := filepath.Join(testutil.RepoRoot(t), "..", "shared", "fixtures", "lance-test-data")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("old-Lance fixtures not found at %s: skipping", dir)
 	}
@@ -146,11 +132,7 @@ var (
 func pylanceDatasets(t *testing.T) (string, map[string]dsExpect) {
 	t.Helper()
 	pyOnce.Do(func() {
-		py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
-		if _, err := os.Stat(py); err != nil {
-			pySkip = "python venv not found at " + py + " (run make test to build it): skipping"
-			return
-		}
+		py := testutil.Python(t)
 		pyDir, pyErr = os.MkdirTemp("", "lance-table-test-")
 		if pyErr != nil {
 			return

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -49,19 +50,9 @@ type column struct {
 	defs   []uint16 // definition levels
 }
 
-func venvPython(t *testing.T) string {
-	t.Helper()
-	py, err := filepath.Abs("../../../.venv/bin/python")
-	require.NoError(t, err)
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("pylance venv not found at %s (run make test to build it): %v", py, err)
-	}
-	return py
-}
-
 func loadPyCases(t *testing.T) (string, []pyCase) {
 	t.Helper()
-	py := venvPython(t)
+	py := testutil.Python(t)
 	dir := t.TempDir()
 	cmd := exec.Command(py, "testdata/gen_pages.py", dir)
 	out, err := cmd.CombinedOutput()
