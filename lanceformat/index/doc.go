@@ -1,0 +1,21 @@
+// Package index reads and writes Lance scalar indices (spec §3.6 and §8): the index
+// metadata of a dataset version, and the BTREE, BITMAP, LABEL_LIST, ZONEMAP and BLOOMFILTER
+// index files under _indices/{uuid}/.
+//
+//	List:   manifest IndexSection → []Info (name, uuid, fields, type, segments' coverage)
+//	Open:   Info + store → Index (reads only the small lookup structures)
+//	Search: Query (=, IN, <, <=, >, >=, BETWEEN, IS [NOT] NULL, array_has_any/all)
+//	        → Result: Exact row-address set, AtMost candidate zones, or NotAnswerable
+//	Write*: Arrow values + row addresses → index files + the IndexMetadata to commit
+//
+// Row addresses are fragment id << 32 | row offset. Results may contain deleted rows and
+// cover only the segment's fragments: callers apply deletion vectors and scan uncovered
+// fragments themselves.
+//
+// Not supported yet (errors wrap ErrNotSupported): searching vector, full-text, NGram and
+// JSON indices (they are listed); index files in the legacy v1 Lance file format (the
+// BTrees of Lance ≤ 0.20); datasets with stable row ids (index ids are then row ids);
+// writing label lists with the null-list buffer (we write index_version 0, so IS NULL on
+// our label lists is not answerable); zone maps and bloom filters without the newer
+// "null_bitmap" global buffer.
+package index
