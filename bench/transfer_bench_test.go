@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// transferSQL is the large result of the transfer benchmark: every lineitem row and column.
+const transferSQL = "SELECT * FROM lineitem"
+
+// syntheticTicket is the only ticket the synthetic server serves.
+var syntheticTicket = []byte("batches")
+
+// syntheticServer serves fixed in-memory batches on DoGet: the transport ceiling.
+type syntheticServer struct {
+	flight.BaseFlightServer
+	schema  *arrow.Schema
+	batches []arrow.RecordBatch
+}
+
+// DoGet streams the batches with the same default IPC options flightd's server uses.
+func (s *syntheticServer) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	if string(tkt.Ticket) != string(syntheticTicket) {
+		return fmt.Errorf("unknown ticket %q", tkt.Ticket)
+	}
+	w := flight.NewRecordWriter(stream, ipc.WithSchema(s.schema))
+	defer w.Close()
+	for _, b := range s.batches {
+		if err := w.Write(b); err != nil {
+			return fmt.Errorf("write batch: %w", err)
+		}
+	}
+	return nil
+}
+
+// fetchBatches runs sql against flightd with arrow-go's Flight SQL client and keeps the
+// batches exactly as the server sent them; the caller releases them.
+func fetchBatches(ctx context.Context, b *testing.B, addr, sql string, mem memory.Allocator) (*arrow.Schema, []arrow.RecordBatch) {
+	b.Helper()
+	cl, err := flightsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
+	info, err := cl.Execute(ctx, sql)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sc *arrow.Schema
+	var out []arrow.RecordBatch
+	for _, ep := range info.Endpoint {
+		rdr, err := cl.DoGet(ctx, ep.Ticket)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc = rdr.Schema()
+		for rdr.Next() {
+			rec := rdr.RecordBatch()
+			rec.Retain()
+			out = append(out, rec)
+		}
+		err = rdr.Err()
+		rdr.Release()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return sc, out
+}
+
+// startSynthetic serves batches from a plain Flight server on 127.0.0.1:0.
+func startSynthetic(b *testing.B, sc *arrow.Schema, batches []arrow.RecordBatch) string {
+	b.Helper()
+	s := flight.NewServerWithMiddleware(nil)
+	if err := s.Init("127.0.0.1:0"); err != nil {
+		b.Fatal(err)
+	}
+	s.RegisterFlightService(&syntheticServer{schema: sc, batches: batches})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = s.Serve()
+	}()
+	b.Cleanup(func() {
+		s.Shutdown()
+		<-done
+	})
+	return s.Addr().String()
+}
+
+// BenchmarkFlightTransfer: the whole of TPC-H lineitem as one Flight SQL result from flightd
+// (one endpoint: scan, encode and send) to a pyarrow.flight client, vs a synthetic Flight
+// server's DoGet of the very batches flightd sent, held in memory (the transport ceiling),
+// interleaved. The recorded figure is throughput-ratio = ceiling time / flightd time
+// (flightd's share of the ceiling's throughput); target ≥ 0.8.
+func BenchmarkFlightTransfer(b *testing.B) {
+	ctx := context.Background()
+	addr := startFlightd(b, filepath.Join(tpchData(b), "lance"), 1)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(b, 0)
+	sc, batches := fetchBatches(ctx, b, addr, transferSQL, mem)
+	defer func() {
+		for _, rec := range batches {
+			rec.Release()
+		}
+	}()
+	var rows int64
+	for _, rec := range batches {
+		rows += rec.NumRows()
+	}
+	synth := startSynthetic(b, sc, batches)
+	p := startPeer(b)
+	tkt := hex.EncodeToString(syntheticTicket)
+	var ps pairs
+	var nbytes int64
+	for b.Loop() {
+		ours := p.mustCall(b, map[string]any{"op": "flightsql", "addr": addr, "sql": transferSQL})
+		ceil := p.mustCall(b, map[string]any{"op": "flight_doget", "addr": synth, "ticket": tkt})
+		if ours.Rows != rows || ceil.Rows != rows {
+			b.Fatalf("rows: flightd %d, synthetic %d, want %d", ours.Rows, ceil.Rows, rows)
+		}
+		nbytes = ceil.Bytes
+		ps.add(seconds(ours.Seconds), seconds(ceil.Seconds))
+	}
+	ps.report(b, "synthetic")
+	mo, mt := median(ps.ours), median(ps.theirs)
+	b.ReportMetric(mt.Seconds()/mo.Seconds(), "throughput-ratio")
+	b.ReportMetric(float64(nbytes)/mo.Seconds()/1e6, "flightd-MB/s")
+	b.ReportMetric(float64(nbytes)/mt.Seconds()/1e6, "synthetic-MB/s")
+}
