@@ -58,9 +58,9 @@ test-jdbc: venv
 
 ## bench: side-by-side benchmarks (see bench/README.md)
 bench: build venv
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/...
+	cd bench && FLIGHTD_BENCH_SCALE=1 $(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m .
 
-bench-smoke:
+bench-smoke: venv
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 ## lint: gofmt, go vet and a pinned golangci-lint

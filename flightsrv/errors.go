@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -15,15 +16,34 @@ import (
 	"github.com/flightd/flightd/internal/dberr"
 )
 
+// maxMessage bounds the text of a status: gRPC sends it in a header, and a huge one (an
+// error repeated per row, say) makes the transport reset the stream instead of reporting it.
+const maxMessage = 4 << 10
+
 // statusOf maps an error to a gRPC status. This is the one place that knows the mapping.
 func statusOf(err error) *status.Status {
 	if err == nil {
 		return nil
 	}
 	if s, ok := status.FromError(err); ok && s.Code() != codes.Unknown {
+		if len(s.Message()) > maxMessage {
+			return status.New(s.Code(), truncate(s.Message()))
+		}
 		return s
 	}
-	return status.New(codeOf(err), err.Error())
+	return status.New(codeOf(err), truncate(err.Error()))
+}
+
+// truncate shortens a message to maxMessage bytes (on a UTF-8 boundary), saying so.
+func truncate(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + fmt.Sprintf(" ... (%d more bytes)", len(msg)-cut)
 }
 
 func codeOf(err error) codes.Code {

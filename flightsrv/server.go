@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -34,7 +35,8 @@ type Config struct {
 	Catalog catalog.Catalog
 	// Mem allocates every Arrow buffer the server creates; nil means the Go allocator.
 	Mem memory.Allocator
-	// Exec holds the executor settings (batch size, parallelism). Mem overrides Exec.Mem.
+	// Exec holds the executor settings (batch size, parallelism: 0 means GOMAXPROCS). Mem
+	// overrides Exec.Mem.
 	Exec exec.Env
 	// Logger receives structured logs; nil means slog.Default().
 	Logger *slog.Logger
@@ -80,6 +82,9 @@ func New(cfg Config) (*Server, error) {
 	env := cfg.Exec
 	if cfg.Mem != nil {
 		env.Mem = cfg.Mem
+	}
+	if env.Parallelism <= 0 {
+		env.Parallelism = runtime.GOMAXPROCS(0) // a server uses every core it is given
 	}
 	env = env.WithDefaults()
 	log := cfg.Logger
