@@ -38,6 +38,20 @@ type Env struct {
 	BatchSize int
 	// Parallelism is the number of worker goroutines a pipeline may use (at least 1).
 	Parallelism int
+	// MemoryLimit caps, in bytes, what the query's growing operators (hash aggregate, hash
+	// join build, sort, TopN, set operations, DISTINCT) may reserve from Pool; 0 means
+	// unlimited. Going over fails the query with a dberr.OutOfMemory error.
+	MemoryLimit int64
+	// Pool is the query's memory pool. When it is nil, exec/build.Build creates a fresh one
+	// from MemoryLimit for the tree it builds, so an Env kept by a server for every query
+	// still gives each query its own pool; set it to choose the pool (and read its Peak).
+	// Operators built directly without a pool account nothing.
+	Pool *MemoryPool
+	// Analyze, when set, makes exec/build wrap every operator in an exec.Analyzed that
+	// records rows, batches, time and bytes read for EXPLAIN ANALYZE.
+	Analyze bool
+	// Profile collects the operators' stats when Analyze is set; exec/build creates it.
+	Profile *Profile
 }
 
 // DefaultBatchSize is the batch size used when Env.BatchSize is zero.

@@ -188,22 +188,53 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Mor
 	}
 	fields := make([]arrow.Field, len(req.Columns))
 	cols := make([]arrow.Array, len(req.Columns))
+	var bytes int64
 	for i, c := range req.Columns {
 		fields[i] = t.schema.Field(c)
 		cols[i] = array.NewSlice(b.Column(c), m.Start, end)
+		if n := b.NumRows(); n > 0 {
+			bytes += columnBytes(b.Column(c).Data()) * (end - m.Start) / n
+		}
 	}
 	schema := arrow.NewSchema(fields, nil)
 	rec := array.NewRecordBatch(schema, cols, end-m.Start)
 	for _, c := range cols {
 		c.Release()
 	}
-	return &reader{schema: schema, rec: rec}, nil
+	return &reader{schema: schema, rec: rec, bytes: bytes}, nil
 }
 
-// reader yields one batch.
+// columnBytes is the size of the buffers of d and its children.
+func columnBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		if c != nil {
+			n += columnBytes(c)
+		}
+	}
+	return n
+}
+
+// reader yields one batch. It implements catalog.ScanStats: the bytes "read" are the
+// batch's share (by rows) of its columns' buffers, counted once the batch is returned.
 type reader struct {
-	schema *arrow.Schema
-	rec    arrow.RecordBatch
+	schema   *arrow.Schema
+	rec      arrow.RecordBatch
+	bytes    int64
+	returned bool
+}
+
+// BytesRead implements catalog.ScanStats.
+func (r *reader) BytesRead() int64 {
+	if r.returned {
+		return r.bytes
+	}
+	return 0
 }
 
 func (r *reader) Schema() *arrow.Schema { return r.schema }
@@ -214,6 +245,7 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	rec := r.rec
 	r.rec = nil
+	r.returned = r.returned || rec != nil
 	return rec, nil
 }
 

@@ -13,8 +13,28 @@ import (
 
 // Build turns n into a tree of operators that run with env. Nothing is opened: the caller
 // Opens the root, drains it and Closes it (exec.Collect does all three).
+//
+// With env.Analyze every operator is wrapped in an exec.Analyzed; after the run,
+// exec.Analyze(root) renders the EXPLAIN ANALYZE tree. With env.Parallelism > 1 an
+// aggregate over a scan pipeline runs as a morsel-parallel ops.ParallelAggregate, and a
+// Limit directly over a Sort always runs as an ops.TopN.
 func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 	env = env.WithDefaults()
+	if env.Pool == nil { // the root of a query: its own pool, shared by the whole tree
+		env.Pool = exec.NewMemoryPool(env.MemoryLimit)
+	}
+	if env.Analyze && env.Profile == nil {
+		env.Profile = exec.NewProfile(env.Pool)
+	}
+	op, err := buildNode(n, env)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(op, n, env), nil
+}
+
+// buildNode builds the operator of n (its inputs through Build).
+func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 	switch n := n.(type) {
 	case *plan.Scan:
 		return ops.NewScan(n, env), nil
@@ -31,6 +51,9 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 		}
 		return ops.NewProject(in, n.Exprs, n.Schema(), env), nil
 	case *plan.Aggregate:
+		if op, ok, err := buildParallelAggregate(n, env); ok || err != nil {
+			return op, err
+		}
 		in, err := Build(n.Input, env)
 		if err != nil {
 			return nil, err
@@ -42,7 +65,20 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 			return nil, err
 		}
 		return ops.NewSort(in, n.Keys, env), nil
+	case *plan.Window:
+		in, err := Build(n.Input, env)
+		if err != nil {
+			return nil, err
+		}
+		return ops.NewWindow(in, n.Funcs, n.Schema(), env), nil
 	case *plan.Limit:
+		if s, ok := n.Input.(*plan.Sort); ok && n.Count >= 0 {
+			in, err := Build(s.Input, env)
+			if err != nil {
+				return nil, err
+			}
+			return ops.NewTopN(in, s.Keys, n.Offset, n.Count, env), nil
+		}
 		in, err := Build(n.Input, env)
 		if err != nil {
 			return nil, err

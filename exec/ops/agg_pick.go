@@ -23,12 +23,14 @@ type rowStore struct {
 	dt     arrow.DataType
 	chunks []arrow.Array
 	rows   int64
+	bytes  int64 // buffers the chunks hold (for the memory pool)
 }
 
 // add retains arr and returns the position of its first row.
 func (s *rowStore) add(arr arrow.Array) int64 {
 	arr.Retain()
 	s.chunks = append(s.chunks, arr)
+	s.bytes += dataBytes(arr.Data())
 	base := s.rows
 	s.rows += int64(arr.Len())
 	return base
@@ -94,7 +96,7 @@ func (s *rowStore) compact(refs []int64) error {
 
 func (s *rowStore) release() {
 	releaseArrays(s.chunks)
-	s.chunks, s.rows = nil, 0
+	s.chunks, s.rows, s.bytes = nil, 0, 0
 }
 
 // pickAcc is first(x) and last(x) (which keep NULL values: DuckDB's first returns the first
@@ -156,6 +158,8 @@ func (p *pickAcc) finish(memory.Allocator, arrow.DataType) (arrow.Array, error) 
 
 func (p *pickAcc) release() { p.store.release() }
 
+func (p *pickAcc) stateBytes() int64 { return p.store.bytes }
+
 // listAcc is list(x): every included value (NULLs too) in input order; a group without
 // values gives NULL.
 type listAcc struct {
@@ -164,6 +168,8 @@ type listAcc struct {
 }
 
 func (l *listAcc) resize(n int) { l.refs = grow(l.refs, n) }
+
+func (l *listAcc) stateBytes() int64 { return l.store.bytes + 8*l.store.rows }
 
 func (l *listAcc) update(groups []int32, arg arrow.Array, include []bool) error {
 	base := int64(-1)

@@ -145,7 +145,10 @@ type stringAggAcc struct {
 	sep  string
 	vals [][]byte
 	seen []bool
+	size int64 // bytes in vals
 }
+
+func (s *stringAggAcc) stateBytes() int64 { return s.size }
 
 func (s *stringAggAcc) resize(n int) { s.vals, s.seen = grow(s.vals, n), grow(s.seen, n) }
 
@@ -160,8 +163,11 @@ func (s *stringAggAcc) update(groups []int32, arg arrow.Array, include []bool) e
 		}
 		if s.seen[g] {
 			s.vals[g] = append(s.vals[g], s.sep...)
+			s.size += int64(len(s.sep))
 		}
-		s.vals[g] = append(s.vals[g], get(i)...)
+		v := get(i)
+		s.vals[g] = append(s.vals[g], v...)
+		s.size += int64(len(v))
 		s.seen[g] = true
 	}
 	return nil

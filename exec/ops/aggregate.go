@@ -24,8 +24,10 @@ import (
 // var_samp/variance, var_pop, bool_and, bool_or, string_agg (constant separator), list/
 // array_agg, first, last, any_value and approx_count_distinct (exact up to 1024 distinct
 // values per group, HyperLogLog beyond), each with DISTINCT and FILTER. Keys may
-// be of any type kernel.NewKeyEncoder supports. The state is not yet spilled or reserved
-// against a memory pool, and the input is consumed by one goroutine.
+// be of any type kernel.NewKeyEncoder supports. The state (groups, keys, DISTINCT sets) is
+// reserved against the query's memory pool batch by batch; it is not spilled. This operator
+// consumes its input on one goroutine; see ParallelAggregate for the morsel-parallel form.
+// (Order-sensitive aggregates — first, last, list, string_agg — follow input order.)
 type Aggregate struct {
 	input   exec.Operator
 	groupBy []plan.Expr
@@ -45,13 +47,22 @@ type Aggregate struct {
 	keyBuf    []byte
 	out       splitter
 	done      bool
+	res       *exec.Reservation
+	newBytes  int64   // state added since the last reservation
+	accBytes  []int64 // per aggregate: the sizedAcc state already accounted
+
+	// partial is set on the workers of a ParallelAggregate: DISTINCT aggregates then keep
+	// their (worker-locally) new values in distinct instead of updating the accumulator, and
+	// the merge replays them through the final operator's DISTINCT sets.
+	partial  bool
+	distinct [][]distinctChunk // per aggregate
 }
 
 // NewAggregate builds an aggregate over input with the given output schema.
 func NewAggregate(input exec.Operator, groupBy []plan.Expr, aggs []plan.AggCall, schema *arrow.Schema, env exec.Env) *Aggregate {
 	env = env.WithDefaults()
 	return &Aggregate{input: input, groupBy: groupBy, aggs: aggs, schema: schema, env: env,
-		out: splitter{size: int64(env.BatchSize)}}
+		out: splitter{size: int64(env.BatchSize)}, res: newReservation(env, "hash aggregate")}
 }
 
 // Schema implements exec.Operator.
@@ -59,6 +70,14 @@ func (a *Aggregate) Schema() *arrow.Schema { return a.schema }
 
 // Open implements exec.Operator: it compiles the expressions and creates the states.
 func (a *Aggregate) Open(ctx context.Context) error {
+	if err := a.init(); err != nil {
+		return err
+	}
+	return a.input.Open(ctx)
+}
+
+// init compiles the expressions and creates the states.
+func (a *Aggregate) init() error {
 	var err error
 	if a.keyEvals, err = expr.CompileAll(a.groupBy, a.env.Mem); err != nil {
 		return err
@@ -73,10 +92,11 @@ func (a *Aggregate) Open(ctx context.Context) error {
 	}
 	a.groups = map[string]int32{}
 	a.keyChunks = make([][]arrow.Array, len(a.groupBy))
+	a.distinct = make([][]distinctChunk, n)
 	if len(a.groupBy) == 0 {
 		a.addGroups(1)
 	}
-	return a.input.Open(ctx)
+	return nil
 }
 
 func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
@@ -177,7 +197,9 @@ func (a *Aggregate) consume(ctx context.Context, b arrow.RecordBatch) error {
 			return err
 		}
 	}
-	return nil
+	grown := a.newBytes
+	a.newBytes = 0
+	return a.res.TryGrow(grown)
 }
 
 // assignGroups returns the group of every row of b, creating groups for new keys.
@@ -216,6 +238,7 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]in
 		groups[r] = g
 	}
 	if len(firstRows) > 0 {
+		a.newBytes += int64(len(firstRows)) * (int64(len(a.keyBuf)) + mapEntryBytes + aggStateBytes*int64(len(a.aggs)))
 		a.addGroups(len(firstRows))
 		return groups, a.keepKeys(ctx, keys, firstRows)
 	}
@@ -258,8 +281,33 @@ func (a *Aggregate) updateAgg(ctx context.Context, i int, b arrow.RecordBatch, g
 		if include, err = a.firstSeen(i, arg, groups, include, keepsNulls(a.aggs[i].Func)); err != nil {
 			return err
 		}
+		if a.partial {
+			return a.keepDistinct(ctx, i, arg, groups, include)
+		}
 	}
-	return a.accs[i].update(groups, arg, include)
+	if err := a.accs[i].update(groups, arg, include); err != nil {
+		return err
+	}
+	a.accountValues(i)
+	return nil
+}
+
+// accountValues adds the growth of aggregate i's kept values (sizedAcc) to newBytes.
+func (a *Aggregate) accountValues(i int) {
+	s, ok := a.accs[i].(sizedAcc)
+	if !ok {
+		return
+	}
+	if a.accBytes == nil {
+		a.accBytes = make([]int64, len(a.accs))
+	}
+	now := s.stateBytes()
+	if d := now - a.accBytes[i]; d < 0 {
+		a.res.Shrink(-d) // compacted
+	} else {
+		a.newBytes += d
+	}
+	a.accBytes[i] = now
 }
 
 // includeMask evaluates aggregate i's FILTER clause; nil means every row.
@@ -297,6 +345,7 @@ func (a *Aggregate) firstSeen(i int, arg arrow.Array, groups []int32, include []
 		a.keyBuf = buf
 		if _, dup := a.seen[i][string(buf)]; !dup {
 			a.seen[i][string(buf)] = struct{}{}
+			a.newBytes += int64(len(buf)) + mapEntryBytes
 			out[r] = true
 		}
 	}
@@ -366,6 +415,16 @@ func (a *Aggregate) Close() error {
 			r.release()
 		}
 	}
+	for i, chunks := range a.distinct {
+		for _, c := range chunks {
+			c.arg.Release()
+		}
+		a.distinct[i] = nil
+	}
 	a.out.release()
+	a.res.Free()
+	if a.input == nil {
+		return nil
+	}
 	return a.input.Close()
 }

@@ -19,19 +19,21 @@ import (
 // input through it (the probe side). It supports every plan.JoinType. NULL keys never match;
 // NaN matches NaN and -0.0 matches 0.0, as in DuckDB. The residual condition is evaluated
 // on the key-matching pairs. Left-side key types must equal the right-side ones (the
-// binder casts them). The build side is held in memory: it is not yet reserved against a
-// per-query memory pool (none exists yet) and it does not spill.
+// binder casts them). The build side is held in memory, reserved (its batches and its hash
+// table) against the query's memory pool; it does not spill.
 type HashJoin struct {
 	left, right exec.Operator
 	spec        JoinSpec
 	env         exec.Env
 	core        *joinCore
 	built       bool
+	res         *exec.Reservation
 }
 
 // NewHashJoin builds a hash join of left and right; spec must have at least one key pair.
 func NewHashJoin(left, right exec.Operator, spec JoinSpec, env exec.Env) *HashJoin {
-	return &HashJoin{left: left, right: right, spec: spec, env: env.WithDefaults()}
+	env = env.WithDefaults()
+	return &HashJoin{left: left, right: right, spec: spec, env: env, res: newReservation(env, "hash join build")}
 }
 
 // Schema implements exec.Operator.
@@ -86,7 +88,7 @@ func (h *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (h *HashJoin) build(ctx context.Context) error {
-	b, err := drainConcat(ctx, h.right, h.env)
+	b, err := drainConcat(ctx, h.right, h.env, h.res)
 	if err != nil {
 		return err
 	}
@@ -97,11 +99,12 @@ func (h *HashJoin) build(ctx context.Context) error {
 	}
 	src := h.core.src.(*hashSource)
 	src.ht = ht
-	return nil
+	return h.res.TryGrow(int64(ht.rows) * (mapEntryBytes + 4))
 }
 
 // Close implements exec.Operator.
 func (h *HashJoin) Close() error {
+	h.res.Free()
 	if h.core != nil {
 		h.core.close()
 		if src, ok := h.core.src.(*hashSource); ok && src.ht != nil {

@@ -20,11 +20,13 @@ type NestedLoopJoin struct {
 	env         exec.Env
 	core        *joinCore
 	built       bool
+	res         *exec.Reservation
 }
 
 // NewNestedLoopJoin builds a nested-loop join of left and right; spec's keys must be empty.
 func NewNestedLoopJoin(left, right exec.Operator, spec JoinSpec, env exec.Env) *NestedLoopJoin {
-	return &NestedLoopJoin{left: left, right: right, spec: spec, env: env.WithDefaults()}
+	env = env.WithDefaults()
+	return &NestedLoopJoin{left: left, right: right, spec: spec, env: env, res: newReservation(env, "nested-loop join build")}
 }
 
 // Schema implements exec.Operator.
@@ -55,7 +57,7 @@ func (j *NestedLoopJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if !j.built {
 		j.built = true
-		b, err := drainConcat(ctx, j.right, j.env)
+		b, err := drainConcat(ctx, j.right, j.env, j.res)
 		if err != nil {
 			return nil, err
 		}
@@ -67,6 +69,7 @@ func (j *NestedLoopJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // Close implements exec.Operator.
 func (j *NestedLoopJoin) Close() error {
+	j.res.Free()
 	if j.core != nil {
 		j.core.close()
 	}

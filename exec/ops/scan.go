@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"golang.org/x/sync/errgroup"
@@ -39,6 +40,9 @@ type Scan struct {
 	// sequential mode
 	next   int // next morsel to open
 	reader catalog.RecordReader
+	shared *morselQueue // set on the scans of NewSharedScans: morsels come from it
+
+	bytesRead atomic.Int64 // from the closed readers' catalog.ScanStats
 
 	// parallel mode; ctx is stored between Open and Close for the workers
 	cancel   context.CancelFunc
@@ -79,6 +83,9 @@ func (s *Scan) Open(ctx context.Context) error {
 	if s.limit == 0 {
 		s.done = true
 		return nil
+	}
+	if s.shared != nil {
+		return s.shared.list(ctx, s)
 	}
 	ms, err := s.table.Morsels(ctx, s.req)
 	if err != nil {
@@ -156,21 +163,22 @@ func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	for {
 		if s.reader == nil {
-			if s.next >= len(s.morsels) {
+			m, i, ok := s.nextMorsel()
+			if !ok {
 				return nil, nil
 			}
-			rd, err := s.table.Scan(ctx, s.req, s.morsels[s.next], s.env.Mem)
+			rd, err := s.table.Scan(ctx, s.req, m, s.env.Mem)
 			if err != nil {
-				return nil, fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), s.next, err)
+				return nil, fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)
 			}
 			s.reader = rd
-			s.next++
 		}
 		b, err := s.reader.Next(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.table.Name(), err)
 		}
 		if b == nil {
+			s.countRead(s.reader)
 			err := s.reader.Close()
 			s.reader = nil
 			if err != nil {
@@ -243,6 +251,7 @@ func (s *Scan) readMorsel(ctx context.Context, i int) (res morselResult) {
 		return morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)}
 	}
 	defer func() {
+		s.countRead(rd)
 		if err := rd.Close(); err != nil && res.err == nil {
 			res.err = fmt.Errorf("scan %s: close reader: %w", s.table.Name(), err)
 		}
@@ -286,6 +295,7 @@ func (s *Scan) Close() error {
 	s.queue = nil
 	s.out.release()
 	if s.reader != nil {
+		s.countRead(s.reader)
 		err = s.reader.Close()
 		s.reader = nil
 	}

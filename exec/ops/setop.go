@@ -36,6 +36,8 @@ type SetOp struct {
 	rightDone bool
 	out       splitter
 	buf       []byte
+	res       *exec.Reservation
+	newBytes  int64 // bytes of keys added to counts since the last reservation
 }
 
 // NewSetOp builds a set operation over left and right (whose column types are equal) with
@@ -43,7 +45,7 @@ type SetOp struct {
 func NewSetOp(left, right exec.Operator, kind plan.SetOpKind, all bool, schema *arrow.Schema, env exec.Env) *SetOp {
 	env = env.WithDefaults()
 	return &SetOp{left: left, right: right, kind: kind, all: all, schema: schema, env: env,
-		out: splitter{size: int64(env.BatchSize)}, counts: map[string]int{}}
+		out: splitter{size: int64(env.BatchSize)}, counts: map[string]int{}, res: newReservation(env, "set operation")}
 }
 
 // Schema implements exec.Operator.
@@ -108,9 +110,18 @@ func (s *SetOp) buildCounts(ctx context.Context) error {
 		if err != nil || b == nil {
 			return err
 		}
-		err = s.eachRow(b, func(key []byte, _ int) { s.counts[string(key)]++ })
+		err = s.eachRow(b, func(key []byte, _ int) {
+			n, found := s.counts[string(key)]
+			if !found {
+				s.newBytes += int64(len(key)) + mapEntryBytes
+			}
+			s.counts[string(key)] = n + 1
+		})
 		b.Release()
 		if err != nil {
+			return err
+		}
+		if err := s.reserveNew(); err != nil {
 			return err
 		}
 	}
@@ -130,6 +141,9 @@ func (s *SetOp) consume(ctx context.Context, b arrow.RecordBatch) error {
 			keep = append(keep, int32(i))
 		}
 	})
+	if err == nil {
+		err = s.reserveNew()
+	}
 	if err != nil || len(keep) == 0 {
 		return err
 	}
@@ -154,6 +168,7 @@ func (s *SetOp) keepRow(key []byte) bool {
 	case s.kind == plan.Union:
 		if !found {
 			s.counts[string(key)] = -1
+			s.newBytes += int64(len(key)) + mapEntryBytes
 		}
 		return !found
 	case s.kind == plan.Intersect && s.all:
@@ -180,7 +195,15 @@ func (s *SetOp) keepRow(key []byte) bool {
 		return false
 	}
 	s.counts[string(key)] = -1
+	s.newBytes += int64(len(key)) + mapEntryBytes
 	return true
+}
+
+// reserveNew reserves the keys added to the counts since the last call.
+func (s *SetOp) reserveNew() error {
+	n := s.newBytes
+	s.newBytes = 0
+	return s.res.TryGrow(n)
 }
 
 // eachRow calls f with the encoded key of every row of b (valid only during the call).
@@ -206,6 +229,7 @@ func (s *SetOp) eachRow(b arrow.RecordBatch, f func(key []byte, i int)) error {
 // Close implements exec.Operator.
 func (s *SetOp) Close() error {
 	s.out.release()
+	s.res.Free()
 	errL := s.left.Close()
 	errR := s.right.Close()
 	if errL != nil {

@@ -25,6 +25,7 @@ type Sort struct {
 	keys  []plan.SortKey
 	env   exec.Env
 	evals []expr.Evaluator
+	res   *exec.Reservation
 	out   splitter
 	done  bool
 }
@@ -32,7 +33,8 @@ type Sort struct {
 // NewSort builds a sort over input.
 func NewSort(input exec.Operator, keys []plan.SortKey, env exec.Env) *Sort {
 	env = env.WithDefaults()
-	return &Sort{input: input, keys: keys, env: env, out: splitter{size: int64(env.BatchSize)}}
+	return &Sort{input: input, keys: keys, env: env, out: splitter{size: int64(env.BatchSize)},
+		res: newReservation(env, "sort")}
 }
 
 // Schema implements exec.Operator.
@@ -59,7 +61,7 @@ func (s *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if !s.done {
 		s.done = true
-		all, err := drainConcat(ctx, s.input, s.env)
+		all, err := drainConcat(ctx, s.input, s.env, s.res)
 		if err != nil || all == nil {
 			return nil, err
 		}
@@ -79,6 +81,11 @@ func (s *Sort) sort(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch
 		b.Retain()
 		return b, nil
 	}
+	return s.sortPrefix(ctx, b, b.NumRows())
+}
+
+// sortPrefix returns the first k rows of b in key order (a stable sort of row positions).
+func (s *Sort) sortPrefix(ctx context.Context, b arrow.RecordBatch, k int64) (arrow.RecordBatch, error) {
 	keyCols := make([]arrow.Array, 0, len(s.evals))
 	defer func() { releaseArrays(keyCols) }()
 	cmps := make([]rowComparator, len(s.evals))
@@ -96,6 +103,9 @@ func (s *Sort) sort(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch
 	for i := range idx.Values {
 		idx.Values[i] = int32(i)
 	}
+	if k < int64(len(idx.Values))/4 {
+		idx.Values = selectTop(idx.Values, int(k), cmps) // a heap: O(n log k)
+	}
 	slices.SortStableFunc(idx.Values, func(x, y int32) int {
 		for _, c := range cmps {
 			if r := c(int(x), int(y)); r != 0 {
@@ -106,6 +116,11 @@ func (s *Sort) sort(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch
 	})
 	perm := idx.Finish()
 	defer perm.Release()
+	if k < int64(perm.Len()) {
+		prefix := array.NewSlice(perm, 0, k)
+		defer prefix.Release()
+		return takeBatch(ctx, s.env, b, prefix)
+	}
 	return takeBatch(ctx, s.env, b, perm)
 }
 
@@ -116,7 +131,9 @@ func takeBatch(ctx context.Context, env exec.Env, b arrow.RecordBatch, idx arrow
 
 // drainConcat reads input to the end and returns one batch holding every row, or nil if
 // the input had no rows.
-func drainConcat(ctx context.Context, input exec.Operator, env exec.Env) (arrow.RecordBatch, error) {
+// Every kept batch is first reserved in res (which stays grown until the caller frees it);
+// a refused reservation ends the drain with the pool's OutOfMemory error.
+func drainConcat(ctx context.Context, input exec.Operator, env exec.Env, res *exec.Reservation) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() { releaseBatches(batches) }()
 	var rows int64
@@ -132,9 +149,19 @@ func drainConcat(ctx context.Context, input exec.Operator, env exec.Env) (arrow.
 			b.Release()
 			continue
 		}
+		if err := res.TryGrow(batchBytes(b)); err != nil {
+			b.Release()
+			return nil, err
+		}
 		rows += b.NumRows()
 		batches = append(batches, b)
 	}
+	return concatBatches(input.Schema(), batches, rows, env)
+}
+
+// concatBatches returns one batch holding the rows of batches (not released), or nil if
+// there are none.
+func concatBatches(schema *arrow.Schema, batches []arrow.RecordBatch, rows int64, env exec.Env) (arrow.RecordBatch, error) {
 	switch len(batches) {
 	case 0:
 		return nil, nil
@@ -143,7 +170,6 @@ func drainConcat(ctx context.Context, input exec.Operator, env exec.Env) (arrow.
 		b.Retain()
 		return b, nil
 	}
-	schema := input.Schema()
 	cols := make([]arrow.Array, schema.NumFields())
 	for c := range cols {
 		parts := make([]arrow.Array, len(batches))
@@ -163,5 +189,6 @@ func drainConcat(ctx context.Context, input exec.Operator, env exec.Env) (arrow.
 // Close implements exec.Operator.
 func (s *Sort) Close() error {
 	s.out.release()
+	s.res.Free()
 	return s.input.Close()
 }
