@@ -26,7 +26,7 @@ func (s *Server) endpoints(ctx context.Context, p *planner.Prepared) ([]*flight.
 	}
 	eps := make([]*flight.FlightEndpoint, n)
 	for i := range n {
-		payload := encodeShard(plan.Shard{Index: i, Count: n}, p.Substrait)
+		payload := ticketPayload{Shard: plan.Shard{Index: i, Count: n}, Analyze: p.Analyze, Plan: p.Substrait}.encode()
 		ticket, err := statementTicket(s.tickets.encode(kindPlan, payload, ticketTTL))
 		if err != nil {
 			return nil, err
@@ -41,7 +41,7 @@ func (s *Server) endpoints(ctx context.Context, p *planner.Prepared) ([]*flight.
 
 // shardCount decides how many endpoints a query gets.
 func (s *Server) shardCount(ctx context.Context, p *planner.Prepared) (int, error) {
-	if s.maxEndpoints <= 1 {
+	if s.maxEndpoints <= 1 || p.Analyze {
 		return 1, nil
 	}
 	node, err := s.planner.Logical(ctx, p.Substrait)
@@ -101,22 +101,43 @@ func withShard(n plan.Node, sh plan.Shard) (plan.Node, error) {
 	return nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard %d/%d of a plan that cannot be sharded", sh.Index, sh.Count)
 }
 
-// encodeShard prefixes a plan with its shard: index uvarint | count uvarint | plan.
-func encodeShard(sh plan.Shard, substrait []byte) []byte {
-	b := binary.AppendUvarint(nil, uint64(sh.Index))
-	b = binary.AppendUvarint(b, uint64(sh.Count))
-	return append(b, substrait...)
+// ticketPayload is what a statement ticket carries besides flightd's envelope (ticket.go).
+type ticketPayload struct {
+	Shard   plan.Shard
+	Analyze bool   // EXPLAIN ANALYZE: run Plan and return its profile
+	Plan    []byte // Substrait, table versions pinned
 }
 
-// decodeShard opens what encodeShard made.
-func decodeShard(b []byte) (plan.Shard, []byte, error) {
+// encode lays the payload out as: shard index uvarint | shard count uvarint | flags u8 | plan.
+func (tp ticketPayload) encode() []byte {
+	b := binary.AppendUvarint(nil, uint64(tp.Shard.Index))
+	b = binary.AppendUvarint(b, uint64(tp.Shard.Count))
+	var flags byte
+	if tp.Analyze {
+		flags |= 1
+	}
+	b = append(b, flags)
+	return append(b, tp.Plan...)
+}
+
+// decodeTicketPayload opens what encode made.
+func decodeTicketPayload(b []byte) (ticketPayload, error) {
+	bad := dberr.New(dberr.InvalidInput, "invalid ticket: payload")
 	idx, n1 := binary.Uvarint(b)
 	if n1 <= 0 {
-		return plan.Shard{}, nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard")
+		return ticketPayload{}, bad
 	}
 	cnt, n2 := binary.Uvarint(b[n1:])
-	if n2 <= 0 || cnt > 1<<20 || (cnt > 0 && idx >= cnt) {
-		return plan.Shard{}, nil, dberr.New(dberr.InvalidInput, "invalid ticket: shard")
+	if n2 <= 0 || cnt > 1<<20 || (cnt > 0 && idx >= cnt) || len(b) < n1+n2+1 {
+		return ticketPayload{}, bad
 	}
-	return plan.Shard{Index: int(idx), Count: int(cnt)}, b[n1+n2:], nil
+	flags := b[n1+n2]
+	if flags&^1 != 0 {
+		return ticketPayload{}, bad
+	}
+	return ticketPayload{
+		Shard:   plan.Shard{Index: int(idx), Count: int(cnt)},
+		Analyze: flags&1 != 0,
+		Plan:    b[n1+n2+1:],
+	}, nil
 }

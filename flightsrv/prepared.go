@@ -15,7 +15,6 @@ import (
 
 	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner"
-	"github.com/flightd/flightd/planner/plan"
 )
 
 // Prepared statements are stateless: the handle holds the SQL text and, once the client has
@@ -189,7 +188,7 @@ func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd flightsql.Prepa
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.run(ctx, p.Substrait, plan.Shard{})
+	op, err := s.run(ctx, ticketPayload{Analyze: p.Analyze, Plan: p.Substrait})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
@@ -144,21 +145,32 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx, p.Substrait, plan.Shard{})
+	return s.run(ctx, ticketPayload{Analyze: p.Analyze, Plan: p.Substrait})
 }
 
-// run plans, optimizes and opens a Substrait plan, restricted to one shard of its scan when
-// shard.Count > 1, returning the root operator (opened).
-func (s *Server) run(ctx context.Context, substraitPlan []byte, shard plan.Shard) (exec.Operator, error) {
-	node, err := s.planner.Logical(ctx, substraitPlan)
+// run plans, optimizes and opens a ticket's Substrait plan, restricted to one shard of its
+// scan when the ticket says so, returning the root operator (opened). For EXPLAIN ANALYZE it
+// runs the plan to the end and returns an operator over the one-row profile instead.
+func (s *Server) run(ctx context.Context, tp ticketPayload) (exec.Operator, error) {
+	node, err := s.planner.Logical(ctx, tp.Plan)
 	if err != nil {
 		return nil, err
 	}
 	node = planner.Optimize(node)
-	if shard.Count > 1 {
-		if node, err = withShard(node, shard); err != nil {
+	if tp.Shard.Count > 1 {
+		if node, err = withShard(node, tp.Shard); err != nil {
 			return nil, err
 		}
+	}
+	if tp.Analyze {
+		text, err := build.ExplainAnalyze(ctx, node, s.env)
+		if err != nil {
+			return nil, err
+		}
+		node = plan.NewValues(planner.ExplainSchema, [][]plan.Expr{{
+			&plan.Literal{Value: scalar.NewStringScalar("analyzed_plan")},
+			&plan.Literal{Value: scalar.NewStringScalar(text)},
+		}})
 	}
 	op, err := build.Build(node, s.env)
 	if err != nil {

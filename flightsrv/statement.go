@@ -56,11 +56,11 @@ func (s *Server) DoGetStatement(ctx context.Context, t flightsql.StatementQueryT
 	if err != nil {
 		return nil, nil, err
 	}
-	shard, plan, err := decodeShard(payload)
+	tp, err := decodeTicketPayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.run(ctx, plan, shard)
+	op, err := s.run(ctx, tp)
 	if err != nil {
 		return nil, nil, err
 	}

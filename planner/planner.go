@@ -41,6 +41,9 @@ type Prepared struct {
 	// types it (utf8 or int64 where nothing else decides). Empty without placeholders.
 	// PlanSQLWithParams binds values for them.
 	Params *arrow.Schema
+	// Analyze marks EXPLAIN ANALYZE: Substrait is the query to run and profile, and the
+	// result (Schema is ExplainSchema) is the profile, which the executor produces.
+	Analyze bool
 }
 
 // PlanSQL parses and binds one SQL statement, resolving table versions through the catalog,
@@ -62,7 +65,11 @@ func (p *Planner) planStatement(ctx context.Context, stmt ast.Statement, values 
 	params := arrow.NewSchema(nil, nil)
 	if e, ok := stmt.(*ast.Explain); ok {
 		if e.Analyze {
-			return nil, dberr.NotSupported("EXPLAIN ANALYZE").At(e.Pos.Line, e.Pos.Column)
+			inner, err := p.planStatement(ctx, e.Query, values)
+			if err != nil || inner.Substrait == nil {
+				return inner, err
+			}
+			return &Prepared{Substrait: inner.Substrait, Schema: ExplainSchema, Params: inner.Params, Analyze: true}, nil
 		}
 		text, err := p.explainStatement(ctx, e.Query, values)
 		if err != nil {

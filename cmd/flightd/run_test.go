@@ -86,3 +86,15 @@ func TestSQLAgainstServer(t *testing.T) {
 	w.Close()
 	r.Close()
 }
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"0": 0, "1048576": 1 << 20, "512MiB": 512 << 20, "2GiB": 2 << 30, "1GB": 1e9, "7 KiB": 7 << 10} {
+		got, err := parseBytes(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "-1", "lots", "1.5GiB", "99999999999TiB"} {
+		_, err := parseBytes(bad)
+		require.Error(t, err, bad)
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/flightd/flightd/flightsrv"
@@ -22,6 +24,7 @@ type serveFlags struct {
 	allowNoAuth                  bool
 	maxEndpoints                 int
 	locations                    string
+	memoryLimit                  string
 }
 
 // runServe starts the Flight SQL server and blocks until ctx is cancelled (SIGINT/SIGTERM),
@@ -37,6 +40,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.tlsClientCA, "tls-client-ca", envOr("FLIGHTD_TLS_CLIENT_CA", ""), "CA bundle clients must be signed by (mTLS)")
 	fs.IntVar(&f.maxEndpoints, "max-endpoints", 1, "most endpoints (shards of fragments) one scan query is split into")
 	fs.StringVar(&f.locations, "locations", envOr("FLIGHTD_LOCATIONS", ""), "comma-separated endpoint URIs of the replicas (default: none, clients reuse their connection)")
+	fs.StringVar(&f.memoryLimit, "memory-limit", envOr("FLIGHTD_MEMORY_LIMIT", "0"), "memory one query may reserve for hash tables and sorts, e.g. 2GiB (0: unlimited)")
 	fs.BoolVar(&f.allowNoAuth, "allow-no-auth", false, "serve without authentication on a non-loopback address")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -78,6 +82,9 @@ func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
 		return flightsrv.Config{}, err
 	}
 	cfg := flightsrv.Config{Catalog: cat, Version: version, MaxEndpoints: f.maxEndpoints}
+	if cfg.Exec.MemoryLimit, err = parseBytes(f.memoryLimit); err != nil {
+		return cfg, fmt.Errorf("--memory-limit: %w", err)
+	}
 	if f.locations != "" {
 		cfg.Locations = strings.Split(f.locations, ",")
 	}
@@ -130,4 +137,24 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// parseBytes reads a size such as 512MiB, 2GiB, 1GB or 1048576.
+func parseBytes(v string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	num, mult := strings.TrimSpace(v), int64(1)
+	for _, u := range units {
+		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || (mult > 1 && n > math.MaxInt64/mult) {
+		return 0, fmt.Errorf("invalid size %q", v)
+	}
+	return n * mult, nil
 }
