@@ -86,8 +86,11 @@
 // ROLLUP/CUBE/GROUPING SETS (the UNION ALL of one aggregate per grouping set, the other
 // grouping columns NULL), DISTINCT ON (row_number() over the ON keys in ORDER BY order = 1),
 // and window functions (OVER, named WINDOWs, ROWS/RANGE/GROUPS frames, QUALIFY): one
-// plan.Window above the FROM clause or the aggregate, below the projection. In Substrait a
-// Window is a ProjectRel whose expressions are all window functions.
+// plan.Window above the FROM clause or the aggregate, below the projection. Frame offsets
+// are constants or, as in DuckDB, expressions over the row. In Substrait a Window is a
+// ProjectRel whose expressions are all window functions; what Substrait's window function
+// cannot say (GROUPS frames, offsets that are not non-negative integer literals, FILTER)
+// travels in flightd function options (planner/substrait/window_extras.go).
 //
 // Subqueries are decorrelated at bind time. EXISTS, NOT EXISTS and IN (subquery) that are
 // top-level WHERE conjuncts become semi and anti joins; elsewhere, and for NOT IN (whose
@@ -119,8 +122,7 @@
 //
 // # Not supported yet
 //
-// Window functions in Substrait with FILTER, GROUPS frames or non-integer RANGE offsets,
-// frame EXCLUDE, window functions in correlated subqueries, GROUPING(), WITH RECURSIVE,
+// Frame EXCLUDE and IGNORE NULLS, window functions in correlated subqueries, GROUPING(), WITH RECURSIVE,
 // LATERAL, list and struct literals, GLOB and SIMILAR TO, LIKE with a non-constant pattern
 // or ESCAPE, table functions, correlated subqueries with
 // non-equality correlations or with GROUP BY/HAVING/DISTINCT/ORDER BY/LIMIT, subqueries in

@@ -114,9 +114,11 @@ type FuncCall struct {
 	Name     string // lower case
 	Args     []Expr
 	Distinct bool
-	Star     bool        // count(*)
-	Filter   Expr        // FILTER (WHERE ...); nil when absent
-	Over     *WindowSpec // OVER (...): a window function; nil otherwise
+	Star     bool // count(*)
+	// IgnoreNulls is name(args IGNORE NULLS) (RESPECT NULLS, the default, leaves it false).
+	IgnoreNulls bool
+	Filter      Expr        // FILTER (WHERE ...); nil when absent
+	Over        *WindowSpec // OVER (...): a window function; nil otherwise
 }
 
 // Param is a prepared-statement parameter: ? (Index 0, numbered by position: Ordinal) or

@@ -193,6 +193,9 @@ func (b *formatter) call(e *FuncCall) {
 			b.WriteString("DISTINCT ")
 		}
 		b.list(e.Args)
+		if e.IgnoreNulls {
+			b.WriteString(" IGNORE NULLS")
+		}
 		b.WriteString(")")
 	}
 	if e.Filter != nil {

@@ -50,6 +50,9 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	if e.Over != nil {
 		return eb.bindWindow(e)
 	}
+	if e.IgnoreNulls {
+		return nil, dberr.New(dberr.Binder, "IGNORE NULLS is only supported for window functions (%s)", e.Name)
+	}
 	if isAggregate(e) {
 		if unsupportedAggregates[e.Name] {
 			return nil, dberr.NotSupported(fmt.Sprintf("aggregate function %s", e.Name))

@@ -109,7 +109,7 @@ func (eb *exprBinder) bindWindow(e *ast.FuncCall) (plan.Expr, error) {
 	if err := inner.bindWindowSpec(&w, spec); err != nil {
 		return nil, err
 	}
-	key := w.String() + fmt.Sprintf("|%v|%v|%v", w.Distinct, w.Filter, frameKey(w.Frame))
+	key := w.String() + fmt.Sprintf("|%v|%v|%v|%v", w.Distinct, w.IgnoreNulls, w.Filter, frameKey(w.Frame))
 	k := len(wc.funcs)
 	for i, existing := range wc.keys {
 		if existing == key {
@@ -133,7 +133,10 @@ func frameKey(f *plan.Frame) string {
 // aggregate.
 func windowFunc(e *ast.FuncCall, args []plan.Expr) (plan.WindowFunc, error) {
 	name := aggName(e.Name)
-	w := plan.WindowFunc{Func: name, Distinct: e.Distinct, Name: ast.Format(e)}
+	w := plan.WindowFunc{Func: name, Distinct: e.Distinct, IgnoreNulls: e.IgnoreNulls, Name: ast.Format(e)}
+	if e.IgnoreNulls && !ignoreNullsFuncs[name] {
+		return w, dberr.New(dberr.Binder, "RESPECT/IGNORE NULLS is not supported for %s", name)
+	}
 	switch {
 	case functions.WindowOnly[name]:
 		if e.Star || e.Distinct {
@@ -158,6 +161,9 @@ func windowFunc(e *ast.FuncCall, args []plan.Expr) (plan.WindowFunc, error) {
 	}
 	return w, dberr.New(dberr.Catalog, "%s is not a window function", e.Name)
 }
+
+// ignoreNullsFuncs are the window functions that take IGNORE NULLS, as in DuckDB.
+var ignoreNullsFuncs = map[string]bool{"lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true}
 
 var frameUnits = map[string]plan.FrameUnit{"ROWS": plan.FrameRows, "RANGE": plan.FrameRange, "GROUPS": plan.FrameGroups}
 
@@ -205,7 +211,9 @@ func (eb *exprBinder) bindWindowSpec(w *plan.WindowFunc, spec ast.WindowSpec) er
 	return nil
 }
 
-// frameBound binds one frame bound; offsets are constants (integers for ROWS and GROUPS).
+// frameBound binds one frame bound. Offsets are usually constants (integers for ROWS and
+// GROUPS); as in DuckDB they may also be expressions over the row, evaluated per row (the
+// executor rejects NULL and negative values).
 func (eb *exprBinder) frameBound(b ast.FrameBoundSpec, unit plan.FrameUnit) (plan.FrameBound, error) {
 	out := plan.FrameBound{Kind: boundKinds[b.Kind]}
 	if b.Offset == nil {
@@ -214,13 +222,21 @@ func (eb *exprBinder) frameBound(b ast.FrameBoundSpec, unit plan.FrameUnit) (pla
 	cb := &exprBinder{b: eb.b, scope: &scope{noColumns: true}, clause: "window frame"}
 	x, err := cb.bind(b.Offset)
 	if err != nil {
-		return out, err
+		rowBinder := *eb
+		rowBinder.clause = "window frame"
+		if x, err = rowBinder.bind(b.Offset); err != nil {
+			return out, err
+		}
 	}
 	x = foldInteger(x)
 	if unit != plan.FrameRange {
+		if _, isLit := x.(*plan.Literal); !isLit && arrow.IsInteger(x.Type().ID()) {
+			out.Offset = x
+			return out, nil
+		}
 		n, ok := int64Of(x)
 		if !ok || n < 0 {
-			return out, dberr.New(dberr.Binder, "a ROWS or GROUPS frame offset must be a non-negative integer constant")
+			return out, dberr.New(dberr.Binder, "a ROWS or GROUPS frame offset must be a non-negative integer")
 		}
 		x = &plan.Literal{Value: scalar.NewInt64Scalar(n)}
 	}

@@ -233,6 +233,9 @@ func pruneWindow(w *plan.Window, need []bool) (plan.Node, mapping) {
 		for _, k := range f.OrderBy {
 			mark(cn, k.Expr)
 		}
+		if f.Frame != nil {
+			mark(cn, f.Frame.Start.Offset, f.Frame.End.Offset) // per-row offsets
+		}
 	}
 	in, cm := prune(w.Input, cn)
 	funcs := make([]plan.WindowFunc, len(w.Funcs))
@@ -247,6 +250,16 @@ func pruneWindow(w *plan.Window, need []bool) (plan.Node, mapping) {
 			keys[j] = plan.SortKey{Expr: cm.rewrite(k.Expr), Descending: k.Descending, NullsFirst: k.NullsFirst}
 		}
 		f.OrderBy = keys
+		if f.Frame != nil {
+			fr := *f.Frame
+			if fr.Start.Offset != nil {
+				fr.Start.Offset = cm.rewrite(fr.Start.Offset)
+			}
+			if fr.End.Offset != nil {
+				fr.End.Offset = cm.rewrite(fr.End.Offset)
+			}
+			f.Frame = &fr
+		}
 		funcs[i] = f
 	}
 	out := plan.NewWindow(in, funcs)

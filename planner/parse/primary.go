@@ -92,6 +92,15 @@ func (p *parser) nameExpr() (ast.Expr, error) {
 	return ref, nil
 }
 
+// nullTreatment parses IGNORE NULLS or RESPECT NULLS after a function's arguments.
+func (p *parser) nullTreatment(call *ast.FuncCall) {
+	if !(p.isKw("IGNORE") || p.isKw("RESPECT")) || p.peekAt(1).upper() != "NULLS" {
+		return
+	}
+	call.IgnoreNulls = p.isKw("IGNORE")
+	p.i += 2
+}
+
 func (p *parser) funcCall(t token, name string) (ast.Expr, error) {
 	p.next() // (
 	call := &ast.FuncCall{Pos: t.pos, Name: strings.ToLower(name)}
@@ -110,6 +119,7 @@ func (p *parser) funcCall(t token, name string) (ast.Expr, error) {
 			return nil, err
 		}
 		call.Args = args
+		p.nullTreatment(call)
 		if p.isKw("ORDER") {
 			return nil, p.notSupported(p.peek(), "ORDER BY inside aggregates")
 		}

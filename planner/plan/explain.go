@@ -171,6 +171,9 @@ func explainWindow(w *Window) string {
 		if f.Distinct {
 			s = strings.Replace(s, "(", "(DISTINCT ", 1)
 		}
+		if f.IgnoreNulls {
+			s = strings.Replace(s, ") OVER (", " IGNORE NULLS) OVER (", 1)
+		}
 		if f.Filter != nil {
 			s += " FILTER (WHERE " + f.Filter.String() + ")"
 		}

@@ -49,6 +49,7 @@ type WindowFunc struct {
 	Func        string
 	Args        []Expr // over the input's columns
 	Distinct    bool
+	IgnoreNulls bool // IGNORE NULLS (lag, lead, first_value, last_value, nth_value)
 	Filter      Expr
 	PartitionBy []Expr
 	OrderBy     []SortKey

@@ -33,16 +33,14 @@ func (p *producer) window(w *plan.Window) (*pb.Rel, error) {
 }
 
 func (p *producer) windowFunc(f plan.WindowFunc) (*pb.Expression_WindowFunction, error) {
-	if f.Filter != nil {
-		return nil, dberr.NotSupported("FILTER on window functions in Substrait")
-	}
-	args := make([]*pb.FunctionArgument, len(f.Args))
-	for i, a := range f.Args {
+	trailing, roles := windowExtras(f)
+	args := make([]*pb.FunctionArgument, 0, len(f.Args)+len(trailing))
+	for _, a := range append(append([]plan.Expr(nil), f.Args...), trailing...) {
 		x, err := p.expr(a)
 		if err != nil {
 			return nil, err
 		}
-		args[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: x}}
+		args = append(args, &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: x}})
 	}
 	outType, err := toType(f.DataType, f.Null)
 	if err != nil {
@@ -70,6 +68,12 @@ func (p *producer) windowFunc(f plan.WindowFunc) (*pb.Expression_WindowFunction,
 		}
 		x.Sorts = append(x.Sorts, &pb.SortField{Expr: e, SortKind: &pb.SortField_Direction{Direction: sortDirections[[2]bool{k.Descending, k.NullsFirst}]}})
 	}
+	if len(roles) > 0 {
+		x.Options = append(x.Options, &pb.FunctionOption{Name: optTrailing, Preference: roles})
+	}
+	if f.IgnoreNulls {
+		x.Options = append(x.Options, &pb.FunctionOption{Name: optNulls, Preference: []string{"IGNORE"}})
+	}
 	return x, p.frame(x, f.Frame)
 }
 
@@ -84,8 +88,11 @@ func (p *producer) frame(x *pb.Expression_WindowFunction, f *plan.Frame) error {
 		x.BoundsType = pb.Expression_WindowFunction_BOUNDS_TYPE_ROWS
 	case plan.FrameRange:
 		x.BoundsType = pb.Expression_WindowFunction_BOUNDS_TYPE_RANGE
+	case plan.FrameGroups:
+		x.BoundsType = pb.Expression_WindowFunction_BOUNDS_TYPE_ROWS
+		x.Options = append(x.Options, &pb.FunctionOption{Name: optFrameUnit, Preference: []string{"GROUPS"}})
 	default:
-		return dberr.NotSupported("GROUPS frames in Substrait")
+		return dberr.New(dberr.Internal, "window frame unit %d", f.Unit)
 	}
 	var err error
 	if x.LowerBound, err = bound(f.Start); err != nil {
@@ -98,16 +105,8 @@ func (p *producer) frame(x *pb.Expression_WindowFunction, f *plan.Frame) error {
 func bound(b plan.FrameBound) (*pb.Expression_WindowFunction_Bound, error) {
 	out := &pb.Expression_WindowFunction_Bound{}
 	var n int64
-	if b.Offset != nil {
-		lit, ok := b.Offset.(*plan.Literal)
-		v, isInt := int64(0), false
-		if ok {
-			v, isInt = functions.IntValue(lit.Value)
-		}
-		if !isInt {
-			return nil, dberr.NotSupported("non-integer window frame offsets in Substrait")
-		}
-		n = v
+	if v, ok := intOffset(b); ok {
+		n = v // other offsets are trailing arguments (windowExtras)
 	}
 	switch b.Kind {
 	case plan.Preceding:
@@ -164,6 +163,10 @@ func (c *consumer) windowFunc(x *pb.Expression_WindowFunction, in *arrow.Schema,
 	if err != nil {
 		return plan.WindowFunc{}, err
 	}
+	args, extras, err := splitWindowExtras(x, args, path)
+	if err != nil {
+		return plan.WindowFunc{}, err
+	}
 	w := plan.WindowFunc{Func: name, Distinct: x.GetInvocation() == pb.AggregateFunction_AGGREGATION_INVOCATION_DISTINCT}
 	switch {
 	case functions.WindowOnly[name]:
@@ -188,8 +191,10 @@ func (c *consumer) windowFunc(x *pb.Expression_WindowFunction, in *arrow.Schema,
 	if w.OrderBy, err = c.sortKeys(x.GetSorts(), in, path); err != nil {
 		return w, err
 	}
-	w.Frame, err = consumeFrame(x, path)
-	return w, err
+	if w.Frame, err = consumeFrame(x, path); err != nil {
+		return w, err
+	}
+	return w, extras.apply(&w, path)
 }
 
 func consumeFrame(x *pb.Expression_WindowFunction, path string) (*plan.Frame, error) {
