@@ -44,7 +44,6 @@ func TestPlanSQLErrors(t *testing.T) {
 		"SELECT nope FROM t":                   dberr.Binder,
 		"SELECT * FROM missing":                dberr.Catalog,
 		"SELECT * FROM t JOIN t2 ON true":      dberr.Catalog,
-		"EXPLAIN ANALYZE SELECT 1":             dberr.NotImplemented,
 		"SELECT a FROM t; SELECT 1":            dberr.NotImplemented,
 		"EXPLAIN SELECT * FROM t WHERE id = ?": dberr.NotImplemented,
 	} {
@@ -53,6 +52,19 @@ func TestPlanSQLErrors(t *testing.T) {
 		require.True(t, ok, "%s: %v", sql, err)
 		require.Equal(t, kind, got, "%s: %v", sql, err)
 	}
+}
+
+// TestPlanExplainAnalyze: EXPLAIN ANALYZE plans the inner query and marks it to be profiled.
+func TestPlanExplainAnalyze(t *testing.T) {
+	p := planner.New(plantest.Standard())
+	prep, err := p.PlanSQL(context.Background(), "EXPLAIN ANALYZE SELECT name FROM t WHERE score > 1")
+	require.NoError(t, err)
+	require.True(t, prep.Analyze)
+	require.True(t, planner.ExplainSchema.Equal(prep.Schema))
+	n, err := p.Logical(context.Background(), prep.Substrait)
+	require.NoError(t, err)
+	require.Equal(t, 1, n.Schema().NumFields(), "the plan is the inner query's")
+	require.Equal(t, "name", n.Schema().Field(0).Name)
 }
 
 // TestPlanSubstraitPins: a client plan without a version pin is pinned to the latest
