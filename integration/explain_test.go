@@ -4,32 +4,27 @@ import (
 	"context"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // TestExplainOverFlight runs EXPLAIN and EXPLAIN ANALYZE from a plain Flight SQL client: the
 // plan shows the filter and projection inside the scan, and the profile shows rows per operator.
 func TestExplainOverFlight(t *testing.T) {
-	root := writeTables(t)
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
-	got, err := query(ctx, t, cl, "EXPLAIN SELECT a FROM t WHERE c > 5")
+	got, err := itest.Query(ctx, t, cl, "EXPLAIN SELECT a FROM t WHERE c > 5")
 	require.NoError(t, err)
 	require.Equal(t, []string{"explain_key", "explain_value"}, got.Names)
 	require.Len(t, got.Rows, 1)
 	require.Equal(t, "physical_plan", got.Rows[0][0])
 	require.Regexp(t, `Scan: t version=2 columns=\[a#0, c#\d\].*filter=gt\(c#1`, got.Rows[0][1])
 
-	got, err = query(ctx, t, cl, "EXPLAIN ANALYZE SELECT b, count(*) FROM t WHERE a > 5 GROUP BY b")
+	got, err = itest.Query(ctx, t, cl, "EXPLAIN ANALYZE SELECT b, count(*) FROM t WHERE a > 5 GROUP BY b")
 	require.NoError(t, err)
 	require.Len(t, got.Rows, 1)
 	require.Equal(t, "analyzed_plan", got.Rows[0][0])

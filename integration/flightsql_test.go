@@ -7,79 +7,18 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
-	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/flightsrv"
-	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/integration/itest"
 )
 
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
-}
-
-// server is an in-process flightd on 127.0.0.1:0 whose every Arrow allocation is checked.
-type server struct {
-	addr string
-	mem  *memory.CheckedAllocator
-	stop func()
-}
-
-func startServer(t *testing.T, root string) *server {
-	t.Helper()
-	ctx := context.Background()
-	store, err := blobstore.Open(ctx, "file://"+filepath.ToSlash(root))
-	require.NoError(t, err)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	srv, err := flightsrv.New(flightsrv.Config{Catalog: lancecat.New(store), Mem: mem})
-	require.NoError(t, err)
-	fs, addr, err := srv.Listen("127.0.0.1:0")
-	require.NoError(t, err)
-	return &server{addr: addr.String(), mem: mem, stop: fs.Shutdown}
-}
-
-// query runs sql through arrow-go's Flight SQL client: Execute, then DoGet on every endpoint.
-func query(ctx context.Context, t *testing.T, cl *flightsql.Client, sql string) (result, error) {
-	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	info, err := cl.Execute(ctx, sql)
-	if err != nil {
-		return result{}, err
-	}
-	var batches []arrow.RecordBatch
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	var sc *arrow.Schema
-	for _, ep := range info.Endpoint {
-		rdr, err := cl.DoGet(ctx, ep.Ticket)
-		if err != nil {
-			return result{}, err
-		}
-		sc = rdr.Schema()
-		for rdr.Next() {
-			b := rdr.RecordBatch()
-			b.Retain()
-			batches = append(batches, b)
-		}
-		err = rdr.Err()
-		rdr.Release()
-		if err != nil {
-			return result{}, err
-		}
-	}
-	return toResult(sc, batches), nil
 }
 
 // skeletonQueries are the walking skeleton's queries; ordered says whether the ORDER BY makes
@@ -100,23 +39,19 @@ var skeletonQueries = []struct {
 }
 
 func TestFlightSQLClientMatchesDuckDB(t *testing.T) {
-	root := writeTables(t)
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	for _, q := range skeletonQueries {
 		t.Run(q.sql, func(t *testing.T) {
-			got, err := query(ctx, t, cl, q.sql)
+			got, err := itest.Query(ctx, t, cl, q.sql)
 			require.NoError(t, err)
-			want := oracle(t, root, q.sql)
+			want := itest.Oracle(t, root, q.sql)
 			if !q.ordered {
-				got, want = got.sorted(), want.sorted()
+				got, want = got.Sorted(), want.Sorted()
 			}
 			require.Equal(t, want.String(), got.String())
 		})
@@ -124,15 +59,11 @@ func TestFlightSQLClientMatchesDuckDB(t *testing.T) {
 }
 
 func TestFlightSQLErrors(t *testing.T) {
-	root := writeTables(t)
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	cases := []struct {
 		sql  string
@@ -147,7 +78,7 @@ func TestFlightSQLErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
-			_, err := query(ctx, t, cl, c.sql)
+			_, err := itest.Query(ctx, t, cl, c.sql)
 			require.Error(t, err)
 			st, ok := status.FromError(err)
 			require.True(t, ok, "not a gRPC status: %v", err)
@@ -158,16 +89,12 @@ func TestFlightSQLErrors(t *testing.T) {
 }
 
 func TestListTables(t *testing.T) {
-	root := writeTables(t)
+	root := itest.WriteTables(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "not_a_table"), 0o755))
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	info, err := cl.GetTables(ctx, &flightsql.GetTablesOpts{IncludeSchema: true})
 	require.NoError(t, err)

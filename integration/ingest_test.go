@@ -11,10 +11,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
 
@@ -37,13 +37,9 @@ func ingestBatch(mem memory.Allocator, from, n int) arrow.RecordBatch {
 // option and checks every result with pylance.
 func TestIngestCreateAppendReplace(t *testing.T) {
 	root := t.TempDir()
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 
@@ -64,7 +60,7 @@ func TestIngestCreateAppendReplace(t *testing.T) {
 		return cl.ExecuteIngest(ctx, rdr, &flightsql.ExecuteIngestOpts{Table: table, TableDefinitionOptions: o})
 	}
 	pylance := func(table string) string {
-		out := runPython(t, "lance_summary.py", filepath.Join(root, table+".lance"))
+		out := itest.RunScript(t, "lance_summary.py", filepath.Join(root, table+".lance"))
 		return strings.TrimSpace(string(out))
 	}
 
@@ -88,7 +84,7 @@ func TestIngestCreateAppendReplace(t *testing.T) {
 	require.Equal(t, codes.NotFound, status.Code(err), "%v", err)
 
 	// The ingested table is queryable right away.
-	got, err := query(ctx, t, cl, "SELECT count(*), sum(id) FROM people")
+	got, err := itest.Query(ctx, t, cl, "SELECT count(*), sum(id) FROM people")
 	require.NoError(t, err)
 	require.Equal(t, [][]string{{"3", "3003"}}, got.Rows)
 }

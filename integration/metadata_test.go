@@ -9,9 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql/schema_ref"
+	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // fetch reads every endpoint of info and returns the schema and the rows as text.
@@ -42,14 +42,10 @@ func fetch(ctx context.Context, t *testing.T, cl *flightsql.Client, info *flight
 // TestMetadataCommands checks every metadata command a JDBC/ADBC navigator sends: exact
 // reference schemas (ADBC compares them strictly) and the expected rows.
 func TestMetadataCommands(t *testing.T) {
-	root := writeTables(t)
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	ref := flightsql.TableRef{Table: "t"}
 	cases := []struct {
@@ -92,13 +88,9 @@ func TestMetadataCommands(t *testing.T) {
 // TestSqlInfoTypes checks the union member of the ids JDBC casts to a fixed Java type.
 func TestSqlInfoTypes(t *testing.T) {
 	root := t.TempDir()
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	info, err := cl.GetSqlInfo(ctx, []flightsql.SqlInfo{0, 8, 504, 508, 517, 562})
 	require.NoError(t, err)

@@ -7,26 +7,21 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
 
 // TestPreparedStatementParameters prepares a statement with a placeholder, checks the
 // parameter schema the client gets, binds values and compares with DuckDB.
 func TestPreparedStatementParameters(t *testing.T) {
-	root := writeTables(t)
-	srv := startServer(t, root)
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer cl.Close()
+	cl := itest.Dial(t, srv.Addr)
 
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -68,12 +63,12 @@ func TestPreparedStatementParameters(t *testing.T) {
 			batches = append(batches, b)
 		}
 		require.NoError(t, rdr.Err())
-		got := toResult(rdr.Schema(), batches)
+		got := itest.ToResult(rdr.Schema(), batches)
 		rdr.Release()
 		for _, b := range batches {
 			b.Release()
 		}
 		sql := "SELECT a, b FROM t WHERE a > " + strconv.FormatInt(bound.a, 10) + " AND b <> '" + bound.b + "' ORDER BY a LIMIT 5"
-		require.Equal(t, oracle(t, root, sql).String(), got.String())
+		require.Equal(t, itest.Oracle(t, root, sql).String(), got.String())
 	}
 }

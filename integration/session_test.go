@@ -11,16 +11,15 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 )
 
 // TestSessionOptions sets, reads back and closes session options the way JDBC (catalog) and
 // ADBC (catalog, schema, CloseSession) do; the session travels in a cookie.
 func TestSessionOptions(t *testing.T) {
-	srv := startServer(t, t.TempDir())
-	defer srv.mem.AssertSize(t, 0)
-	defer srv.stop()
+	srv := itest.StartServer(t, t.TempDir(), flightsrv.Config{})
 	ctx := context.Background()
-	cl, err := flightsql.NewClient(srv.addr, nil, []flight.ClientMiddleware{flight.NewClientCookieMiddleware()},
+	cl, err := flightsql.NewClient(srv.Addr, nil, []flight.ClientMiddleware{flight.NewClientCookieMiddleware()},
 		grpc.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)
 	defer cl.Close()

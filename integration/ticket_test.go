@@ -2,57 +2,29 @@ package integration
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
-	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/flightsrv"
-	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/integration/itest"
 )
-
-func startReplica(t *testing.T, root string, secret []byte) *server {
-	t.Helper()
-	store, err := blobstore.Open(context.Background(), "file://"+filepath.ToSlash(root))
-	require.NoError(t, err)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	srv, err := flightsrv.New(flightsrv.Config{Catalog: lancecat.New(store), Mem: mem, Secret: secret})
-	require.NoError(t, err)
-	fs, addr, err := srv.Listen("127.0.0.1:0")
-	require.NoError(t, err)
-	return &server{addr: addr.String(), mem: mem, stop: fs.Shutdown}
-}
 
 // TestTicketsAcrossReplicas plans on one replica and fetches from another: replicas sharing
 // the secret serve each other's tickets; a replica with another secret, and a damaged
 // ticket, are refused.
 func TestTicketsAcrossReplicas(t *testing.T) {
-	root := writeTables(t)
+	root := itest.WriteTables(t)
 	shared := []byte("replica secret")
-	a, b := startReplica(t, root, shared), startReplica(t, root, shared)
-	other := startReplica(t, root, []byte("someone else"))
-	for _, s := range []*server{a, b, other} {
-		defer s.mem.AssertSize(t, 0)
-		defer s.stop()
-	}
+	a := itest.StartServer(t, root, flightsrv.Config{Secret: shared})
+	b := itest.StartServer(t, root, flightsrv.Config{Secret: shared})
+	other := itest.StartServer(t, root, flightsrv.Config{Secret: []byte("someone else")})
 	ctx := context.Background()
-	dial := func(s *server) *flightsql.Client {
-		cl, err := flightsql.NewClient(s.addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
-		require.NoError(t, err)
-		return cl
-	}
-	ca, cb, co := dial(a), dial(b), dial(other)
-	defer ca.Close()
-	defer cb.Close()
-	defer co.Close()
+	ca, cb, co := itest.Dial(t, a.Addr), itest.Dial(t, b.Addr), itest.Dial(t, other.Addr)
 
 	info, err := ca.Execute(ctx, "SELECT count(*) FROM t")
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/integration/itest"
 )
 
 func TestMain(m *testing.M) {
@@ -83,7 +84,7 @@ func TestJDBCDriver(t *testing.T) {
 		t.Skip("JDBC harness skipped in -short mode (needs JDK 17+, Maven and Maven Central on a cold ~/.m2)")
 	}
 	h := buildHarness(t)
-	root := writeTables(t)
+	root := itest.WriteTables(t)
 	var sqls []string
 	for _, q := range queries {
 		sqls = append(sqls, q.sql)
@@ -91,7 +92,7 @@ func TestJDBCDriver(t *testing.T) {
 	if paramsSupported {
 		sqls = append(sqls, paramQueryBound)
 	}
-	wait := oracles(t, root, sqls)
+	wait := itest.Oracles(t, root, sqls)
 
 	modes := connectModes(t, h, root)
 	runs := smokeRuns(modes)
@@ -151,15 +152,15 @@ func connectModes(t *testing.T, h *harness, root string) []mode {
 	require.NoError(t, err)
 	auth, err := flightsrv.NewAuthenticator(map[string][]byte{user: hash}, nil, time.Hour)
 	require.NoError(t, err)
-	ca := newTestCA(t)
+	ca := itest.NewTestCA(t)
 	dir := t.TempDir()
-	caPEM := ca.writePEM(t, dir)
+	caPEM := ca.WritePEM(t, dir)
 	trustStore := writeTrustStore(t, h.java, caPEM, dir)
 
-	plain := startServer(t, root, nil, nil)
-	authed := startServer(t, root, auth, nil)
-	secure := startServer(t, root, nil, ca.serverConfig(t))
-	token := login(t, authed.addr, user, password)
+	plain := itest.StartServer(t, root, flightsrv.Config{})
+	authed := itest.StartServer(t, root, flightsrv.Config{Auth: auth})
+	secure := itest.StartServer(t, root, flightsrv.Config{TLS: ca.ServerTLS(t)})
+	token := login(t, authed.Addr, user, password)
 	forged := []byte(token)
 	if i := len(forged) - 8; forged[i] == 'A' { // one signature character changed
 		forged[i] = 'B'
@@ -167,7 +168,7 @@ func connectModes(t *testing.T, h *harness, root string) []mode {
 		forged[i] = 'A'
 	}
 
-	url := func(s *server, query string) string { return "jdbc:arrow-flight-sql://" + s.addr + "/?" + query }
+	url := func(s *itest.Server, query string) string { return "jdbc:arrow-flight-sql://" + s.Addr + "/?" + query }
 	return []mode{
 		{name: "no-auth", url: url(plain, "useEncryption=false"), full: true},
 		{name: "basic", url: url(authed, "useEncryption=false&user="+user+"&password="+password), full: true},
@@ -290,7 +291,7 @@ func checkQueries(t *testing.T, r run, version string, want map[string]result) {
 				got.Names = dedupEmptyStatementColumns(t, got.Names, exp.Names)
 			}
 			if !q.ordered {
-				got, exp = got.sorted(), exp.sorted()
+				got, exp = got.Sorted(), exp.Sorted()
 			}
 			require.Equal(t, exp.String(), got.String(), "%s via %s", q.sql, via)
 		}
