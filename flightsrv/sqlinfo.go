@@ -26,7 +26,7 @@ type sqlInfo struct {
 }
 
 // sqlInfos returns every SqlInfo value flightd reports. They describe what flightd really
-// supports today: bulk ingestion, no transactions, no Substrait input yet.
+// supports today: bulk ingestion, Substrait plans, no transactions.
 func sqlInfos(version string) []sqlInfo {
 	const (
 		none int32 = 0
@@ -35,8 +35,8 @@ func sqlInfos(version string) []sqlInfo {
 		{0, "flightd"}, {1, version}, {2, "18.8.0"},
 		{3, false}, // not read only: ingest writes
 		{4, true},  // SQL
-		{5, false}, // Substrait
-		{6, ""}, {7, ""},
+		{5, true},  // Substrait (CommandStatementSubstraitPlan)
+		{6, substraitMinVersion}, {7, substraitMaxVersion},
 		{8, none}, // transactions: none
 		{9, false},
 		{10, true}, // bulk ingestion

@@ -29,7 +29,11 @@ func Unmarshal(ctx context.Context, cat catalog.Catalog, b []byte) (plan.Node, e
 // table is loaded at the version its LanceRead enhancement pins (the latest when there is
 // none). Function calls are rebuilt through planner/functions, so their types follow the
 // binder's rules. Plans whose extensions are declared only by URI (older producers) are
-// resolved by function name.
+// resolved by function name. DataFusion's plans are accepted: its grouping keys in both the
+// plan-level and the deprecated per-grouping form, LIKE with a NULL escape argument, and
+// uncorrelated scalar subqueries in filter conditions and projections (planned like the
+// binder's: a single_value aggregate cross joined onto the input). Correlated, IN and
+// EXISTS subqueries are not supported yet.
 //
 // A malformed plan is a dberr.InvalidInput error naming the path of the offending node
 // ("root/fetch/sort/read"); a valid but unsupported one is dberr.NotImplemented.
@@ -60,6 +64,7 @@ type consumer struct {
 	ctx   context.Context
 	cat   catalog.Catalog
 	funcs map[uint32]string // function anchor → function name (signature stripped)
+	subq  *scalarSubqueries // the scalar subqueries of the expressions being converted, if allowed
 }
 
 func invalid(path, format string, args ...any) error {
@@ -183,11 +188,16 @@ func (c *consumer) filter(f *pb.FilterRel, path string) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	cond, err := c.predicate(f.GetCondition(), in.Schema(), path+".condition")
+	width := in.Schema().NumFields()
+	var cond plan.Expr
+	joined, err := c.withSubqueries(in, func() (err error) {
+		cond, err = c.predicate(f.GetCondition(), in.Schema(), path+".condition")
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return emit(&plan.Filter{Input: in, Cond: cond}, f.GetCommon(), path)
+	return emit(firstColumns(&plan.Filter{Input: joined, Cond: cond}, width), f.GetCommon(), path)
 }
 
 // predicate converts a boolean condition.
@@ -214,15 +224,21 @@ func (c *consumer) project(p *pb.ProjectRel, path string) (plan.Node, error) {
 		exprs = append(exprs, &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable})
 		names = append(names, f.Name)
 	}
-	for i, x := range p.GetExpressions() {
-		e, err := c.expr(x, in.Schema(), fmt.Sprintf("%s.expressions[%d]", path, i))
-		if err != nil {
-			return nil, err
+	joined, err := c.withSubqueries(in, func() error {
+		for i, x := range p.GetExpressions() {
+			e, err := c.expr(x, in.Schema(), fmt.Sprintf("%s.expressions[%d]", path, i))
+			if err != nil {
+				return err
+			}
+			exprs = append(exprs, e)
+			names = append(names, fmt.Sprintf("expr%d", i))
 		}
-		exprs = append(exprs, e)
-		names = append(names, fmt.Sprintf("expr%d", i))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return c.selectOutputs(in, exprs, names, p.GetCommon(), path)
+	return c.selectOutputs(joined, exprs, names, p.GetCommon(), path)
 }
 
 // selectOutputs builds a projection of exprs, applying the emit mapping directly so that a

@@ -34,6 +34,8 @@ func (c *consumer) expr(e *pb.Expression, in *arrow.Schema, path string) (plan.E
 		return c.cast(k.Cast, in, path)
 	case *pb.Expression_SingularOrList_:
 		return c.orList(k.SingularOrList, in, path)
+	case *pb.Expression_Subquery_:
+		return c.subquery(k.Subquery, path+".subquery")
 	case nil:
 		return nil, invalid(path, "missing expression")
 	}
@@ -105,6 +107,9 @@ func (c *consumer) scalarFunction(f *pb.Expression_ScalarFunction, in *arrow.Sch
 	}
 	args, err := c.args(f.GetArguments(), f.GetArgs(), in, path)
 	if err != nil {
+		return nil, err
+	}
+	if args, err = dropNullEscape(name, args, path); err != nil {
 		return nil, err
 	}
 	if name == "divide" && len(args) == 2 && functions.IsInteger(args[0].Type()) && functions.IsInteger(args[1].Type()) {

@@ -194,6 +194,11 @@ func (c *consumer) groupings(a *pb.AggregateRel, in *arrow.Schema, path string) 
 	if len(gs) == 0 {
 		return nil, nil
 	}
+	if len(shared) == 0 {
+		return c.oldStyleGrouping(gs[0], in, path)
+	}
+	// New style. Producers (DataFusion) also fill the deprecated per-grouping expressions
+	// with the same keys for older consumers: they are ignored here.
 	var out []plan.Expr
 	for _, ref := range gs[0].GetExpressionReferences() {
 		if int(ref) >= len(shared) {
@@ -201,7 +206,14 @@ func (c *consumer) groupings(a *pb.AggregateRel, in *arrow.Schema, path string) 
 		}
 		out = append(out, shared[ref])
 	}
-	for i, x := range gs[0].GetGroupingExpressions() {
+	return out, nil
+}
+
+// oldStyleGrouping returns the keys of a grouping that holds its expressions itself (plans
+// from producers that predate the plan-level grouping expressions).
+func (c *consumer) oldStyleGrouping(g *pb.AggregateRel_Grouping, in *arrow.Schema, path string) ([]plan.Expr, error) {
+	var out []plan.Expr
+	for i, x := range g.GetGroupingExpressions() { //nolint:staticcheck // deprecated, still read
 		e, err := c.expr(x, in, fmt.Sprintf("%s.groupings[0][%d]", path, i))
 		if err != nil {
 			return nil, err
