@@ -97,8 +97,17 @@
 // NULL semantics need it), a mark join supplies a boolean column. Scalar subqueries go
 // through the single_value aggregate (an error for more than one row, as in DuckDB), grouped
 // by the correlation keys, then a cross join (uncorrelated) or a left join on the keys
-// (correlated; a correlated count is coalesced to 0). Correlation must be equalities
-// between an inner and an outer expression in the subquery's WHERE.
+// (correlated; a correlated count is coalesced to 0). Correlations are the subquery's WHERE
+// conjuncts that read outer columns: equalities between an inner and an outer expression
+// become join keys; for EXISTS and IN (without aggregates in the subquery) any other such
+// conjunct becomes the join's residual condition, the subquery outputting the inner columns
+// it reads. Uncorrelated scalar subqueries in HAVING are cross joined onto the aggregate
+// once it is built (planner/bind/having.go).
+//
+// Decimal arithmetic follows DuckDB's typing: + and - at the larger scale with one more
+// digit, * at the sum of precisions and scales (precisions capped at 38), / as DOUBLE; the
+// optimizer factors conjuncts common to every branch of an OR out of it (so a join equality
+// repeated in each branch becomes a join key).
 //
 // EXPLAIN <query> through PlanSQL returns one row (explain_key, explain_value) holding
 // "physical_plan" and the optimized plan's canonical text, as DuckDB's EXPLAIN does.
@@ -124,9 +133,10 @@
 //
 // Frame EXCLUDE and IGNORE NULLS, window functions in correlated subqueries, GROUPING(), WITH RECURSIVE,
 // LATERAL, list and struct literals, GLOB and SIMILAR TO, LIKE with a non-constant pattern
-// or ESCAPE, table functions, correlated subqueries with
-// non-equality correlations or with GROUP BY/HAVING/DISTINCT/ORDER BY/LIMIT, subqueries in
-// aggregate queries' SELECT lists and in HAVING or ON, EXPLAIN ANALYZE, and planning DDL/DML
+// or ESCAPE, table functions, non-equality correlations in scalar subqueries or in
+// subqueries with aggregates, correlated subqueries with GROUP BY/HAVING/DISTINCT/ORDER
+// BY/LIMIT, subqueries in aggregate queries' SELECT lists and in ON, correlated or
+// EXISTS/IN subqueries in HAVING, EXPLAIN ANALYZE, and planning DDL/DML
 // (CREATE TABLE [AS], INSERT, UPDATE, DELETE, MERGE, ALTER TABLE, DROP, CREATE INDEX parse
 // into planner/ast). Each fails with a NotImplemented error naming it.
 package planner

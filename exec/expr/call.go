@@ -118,13 +118,17 @@ func (c *callEval) Eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	return conform(ctx, c.mem, out, c.dt)
 }
 
-// conform casts out to dt when a kernel returned a different (wider) type, as arrow's
-// decimal arithmetic does. It takes ownership of out.
+// conform casts out to dt when a kernel returned a different (wider) type, as
+// kernel.DecimalArith does (decimal(38, s) narrowed to the planned precision, checked). It
+// takes ownership of out.
 func conform(ctx context.Context, mem memory.Allocator, out arrow.Array, dt arrow.DataType) (arrow.Array, error) {
 	if dt == nil || arrow.TypeEqual(out.DataType(), dt) {
 		return out, nil
 	}
 	defer out.Release()
+	if kernel.IsDecimalCast(out.DataType(), dt) {
+		return kernel.CastDecimal(mem, out, dt, false)
+	}
 	res, err := compute.CastArray(compute.WithAllocator(ctx, mem), out, compute.SafeCastOptions(dt))
 	if err != nil {
 		return nil, dberr.Wrap(dberr.Conversion, err, "cast result of type %s to %s", out.DataType(), dt)
@@ -171,14 +175,17 @@ func foldFunc(name string) scalarFunc {
 
 // arithFunc is add, subtract or multiply: exec/kernel's overflow-checked loops for
 // integers and floats (arrow's checked kernels also check the junk under NULL slots, and
-// fail on it), arrow's kernels for decimals, kernel.DateArith for dates, timestamps and
-// intervals.
+// fail on it), kernel.DecimalArith for decimals (exact, DuckDB's overflow error),
+// kernel.DateArith for dates, timestamps and intervals.
 func arithFunc(name string, op int) scalarFunc {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
 		if (op == kernel.OpAdd || op == kernel.OpSubtract) && kernel.IsTemporalArith(args[0].DataType(), args[1].DataType()) {
 			return kernel.DateArith(mem, op, args[0], args[1])
 		}
 		out, ok, err := kernel.Arith(mem, op, args[0], args[1])
+		if !ok {
+			out, ok, err = kernel.DecimalArith(mem, op, args[0], args[1])
+		}
 		if ok {
 			return out, err
 		}

@@ -14,9 +14,10 @@ import (
 )
 
 // castEval is CAST / TRY_CAST. Float-to-integer casts round (DuckDB) instead of truncating
-// (arrow); casts to text and from text to date are exec/kernel's; every other cast is
-// arrow's safe cast. A failing CAST is a Conversion error; a
-// failing TRY_CAST makes the rows that fail NULL.
+// (arrow); casts between integers and decimals and between decimals (rounding half away
+// from zero, range-checked), casts to text and from text to date are exec/kernel's; every
+// other cast is arrow's safe cast. A failing CAST is a Conversion error; a failing TRY_CAST
+// makes the rows that fail NULL.
 type castEval struct {
 	in  Evaluator
 	dt  arrow.DataType
@@ -50,6 +51,8 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		return v, nil
 	case v.DataType().ID() == arrow.NULL:
 		return array.MakeArrayOfNull(c.mem, c.dt, v.Len()), nil
+	case kernel.IsDecimalCast(v.DataType(), c.dt):
+		return kernel.CastDecimal(c.mem, v, c.dt, c.try)
 	case kernel.IsFloatToInt(v.DataType(), c.dt):
 		return kernel.CastFloatToInt(c.mem, v, c.dt, c.try)
 	case c.dt.ID() == arrow.STRING || c.dt.ID() == arrow.LARGE_STRING:

@@ -30,6 +30,8 @@ func newAccumulator(call plan.AggCall, argType arrow.DataType, mem memory.Alloca
 	switch call.Func {
 	case "count", "count_star":
 		return &countAcc{star: len(call.Args) == 0}, nil
+	case "single_value":
+		return newSingle(argType, mem), nil
 	case "stddev_samp", "stddev_pop", "stddev", "var_samp", "var_pop", "variance",
 		"bool_and", "bool_or", "string_agg", "first", "last", "any_value", "list", "array_agg", "approx_count_distinct":
 		return newMoreAccumulator(call, argType, mem)

@@ -30,6 +30,9 @@ type exprBinder struct {
 	// aliases are select items a column name may refer to when no column has the name
 	// (QUALIFY).
 	aliases []selectItem
+	// deferred, when set, takes uncorrelated scalar subqueries that cannot join onto an
+	// input yet (HAVING).
+	deferred *deferredSubqueries
 }
 
 func (eb *exprBinder) bind(e ast.Expr) (plan.Expr, error) {

@@ -198,11 +198,11 @@ func constantCount(e ast.Expr, clause string, absent int64, ps *params) (int64, 
 // the inner key expressions, or the aggregate's leading group keys.
 func (st *selectState) corrOutputs() []plan.Expr {
 	c := st.in.corr
-	if c == nil || len(c.inner) == 0 {
+	if c == nil || len(c.inner)+len(c.extra) == 0 {
 		return nil
 	}
 	if st.agg == nil {
-		return c.inner
+		return c.outputs()
 	}
 	out := make([]plan.Expr, len(c.inner))
 	for i, g := range st.agg.groups[:len(c.inner)] {

@@ -30,6 +30,8 @@ type selectState struct {
 	agg    *aggContext
 	exprs  []plan.Expr // bound select list (over the aggregate output when agg != nil)
 	hidden []plan.Expr // ORDER BY expressions not in the select list
+	// havingSubs are HAVING's scalar subqueries, joined onto the aggregate once it is built.
+	havingSubs *deferredSubqueries
 }
 
 func (b *binder) bindSelect(s *ast.Select) (plan.Node, error) {
@@ -254,6 +256,7 @@ func (st *selectState) plan() (plan.Node, error) {
 	if st.agg != nil {
 		node = plan.NewAggregate(node, st.agg.groups, st.agg.names, st.agg.aggs)
 		if having != nil {
+			node, having = st.havingSubs.attach(node, having)
 			node = &plan.Filter{Input: node, Cond: having}
 		}
 	}
@@ -267,7 +270,8 @@ func (st *selectState) bindHaving() (plan.Expr, error) {
 	if st.s.Having == nil {
 		return nil, nil
 	}
-	hb := &exprBinder{b: st.b, scope: st.in, agg: st.agg, clause: "HAVING clause"}
+	st.havingSubs = &deferredSubqueries{}
+	hb := &exprBinder{b: st.b, scope: st.in, agg: st.agg, clause: "HAVING clause", deferred: st.havingSubs}
 	h, err := hb.bind(st.s.Having)
 	if err != nil {
 		return nil, err
@@ -320,6 +324,7 @@ func (st *selectState) addWindow(node plan.Node, win *windowContext, qualify pla
 func (st *selectState) bindGroups() error {
 	st.agg = &aggContext{input: st.in}
 	if c := st.in.corr; c != nil {
+		c.aggregated = true
 		// A correlated aggregate is computed per correlation key.
 		for i, e := range c.inner {
 			st.agg.groups = append(st.agg.groups, e)

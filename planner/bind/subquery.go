@@ -10,15 +10,21 @@ import (
 	"github.com/flightd/flightd/planner/plan"
 )
 
-// correlation collects the correlation equalities of a correlated subquery's WHERE clause:
-// inner[i] (over the subquery's FROM) = outer[i] (over the enclosing query's input).
+// correlation collects the correlations of a correlated subquery's WHERE clause: the
+// equalities inner[i] (over the subquery's FROM) = outer[i] (over the enclosing query's
+// input), which become join keys, and any other conjunct over inner and outer columns
+// (residual), which becomes the join's residual condition. The inner columns a residual
+// reads are output by the subquery after the keys (extra).
 type correlation struct {
-	inner []plan.Expr
-	outer []plan.Expr
+	inner    []plan.Expr
+	outer    []plan.Expr
+	residual []plan.Expr
+	extra    []*plan.ColumnRef
+	// aggregated is set when the subquery aggregates (per correlation key).
+	aggregated bool
 }
 
-// add records cond, which references outer columns; only equalities between an inner-only
-// and an outer-only side are supported.
+// add records cond, which references outer columns.
 func (c *correlation) add(cond plan.Expr) error {
 	call, ok := cond.(*plan.Call)
 	if ok && call.Func == "equal" && len(call.Args) == 2 {
@@ -32,7 +38,26 @@ func (c *correlation) add(cond plan.Expr) error {
 			return nil
 		}
 	}
-	return dberr.NotSupported("correlated subqueries whose correlation is not an equality between an inner and an outer expression")
+	c.residual = append(c.residual, cond)
+	plan.Columns(cond, func(col *plan.ColumnRef) {
+		for _, e := range c.extra {
+			if e.Index == col.Index {
+				return
+			}
+		}
+		c.extra = append(c.extra, col)
+	})
+	return nil
+}
+
+// outputs are the columns a correlated subquery without aggregates outputs after its own:
+// the key expressions, then the inner columns of the residual conditions.
+func (c *correlation) outputs() []plan.Expr {
+	out := append([]plan.Expr{}, c.inner...)
+	for _, e := range c.extra {
+		out = append(out, e)
+	}
+	return out
 }
 
 // walk calls f for e and every expression below it.
@@ -84,11 +109,45 @@ func unwrapOuter(e plan.Expr) plan.Expr {
 }
 
 // subquery is a bound subquery: plan outputs the query's columns (ncols of them) followed
-// by one column per correlation key; outerKeys are those keys' outer-side expressions.
+// by one column per correlation key, then the inner columns of the residual correlation
+// conditions; outerKeys are the keys' outer-side expressions.
 type subquery struct {
 	plan      plan.Node
 	ncols     int
 	outerKeys []plan.Expr
+	corr      *correlation
+}
+
+// joinCond is the residual correlation as a join condition over the outer input (nleft
+// columns) followed by the subquery's columns; nil without residual conditions.
+func (sq *subquery) joinCond(nleft int) plan.Expr {
+	if len(sq.corr.residual) == 0 {
+		return nil
+	}
+	base := nleft + sq.ncols + len(sq.outerKeys)
+	var out []plan.Expr
+	for _, r := range sq.corr.residual {
+		r = plan.RewriteColumns(r, func(c *plan.ColumnRef) plan.Expr {
+			for i, e := range sq.corr.extra {
+				if e.Index == c.Index {
+					x := *c
+					x.Index = base + i
+					return &x
+				}
+			}
+			return c
+		})
+		out = append(out, unwrapOuter(r))
+	}
+	return plan.Conjoin(out)
+}
+
+// requireNoResidual rejects residual correlations where only key correlations work.
+func (sq *subquery) requireNoResidual(where string) error {
+	if len(sq.corr.residual) > 0 {
+		return dberr.NotSupported("correlated " + where + " whose correlation is not an equality between an inner and an outer expression")
+	}
+	return nil
 }
 
 // bindSubquery binds q as a subquery of the query whose input scope is outer.
@@ -100,7 +159,11 @@ func (b *binder) bindSubquery(q ast.Statement, outer *scope) (*subquery, error) 
 	if err != nil {
 		return nil, err
 	}
-	sq := &subquery{plan: n, ncols: n.Schema().NumFields() - len(child.corr.inner), outerKeys: child.corr.outer}
+	c := child.corr
+	sq := &subquery{plan: n, ncols: n.Schema().NumFields() - len(c.inner) - len(c.extra), outerKeys: c.outer, corr: c}
+	if len(c.residual) > 0 && c.aggregated {
+		return nil, dberr.NotSupported("correlated subqueries with aggregates whose correlation is not an equality between an inner and an outer expression")
+	}
 	if sq.ncols < 1 {
 		return nil, dberr.New(dberr.Internal, "subquery without columns")
 	}
@@ -113,7 +176,7 @@ func (b *binder) bindSubquery(q ast.Statement, outer *scope) (*subquery, error) 
 // rightKeys references the correlation columns of the subquery's plan.
 func (sq *subquery) rightKeys() []plan.Expr {
 	var out []plan.Expr
-	for i := sq.ncols; i < sq.plan.Schema().NumFields(); i++ {
+	for i := sq.ncols; i < sq.ncols+len(sq.outerKeys); i++ {
 		out = append(out, fieldRef(sq.plan.Schema(), i))
 	}
 	return out
@@ -126,7 +189,7 @@ func fieldRef(s *arrow.Schema, i int) *plan.ColumnRef {
 
 // checkCorrelated rejects the clauses flightd cannot decorrelate yet.
 func (st *selectState) checkCorrelated() error {
-	if st.in.corr == nil || len(st.in.corr.inner) == 0 {
+	if st.in.corr == nil || len(st.in.corr.inner)+len(st.in.corr.residual) == 0 {
 		return nil
 	}
 	s := st.s
@@ -172,7 +235,7 @@ func (b *binder) semiJoin(node plan.Node, sc *scope, c ast.Expr) (plan.Node, boo
 		}
 		lk, rk = append([]plan.Expr{l}, lk...), append([]plan.Expr{r}, rk...)
 	}
-	return plan.NewJoin(node, sq.plan, typ, lk, rk, nil), true, nil
+	return plan.NewJoin(node, sq.plan, typ, lk, rk, sq.joinCond(node.Schema().NumFields())), true, nil
 }
 
 // inKey binds x of x IN (q) and unifies it with the subquery's single column.
@@ -218,7 +281,7 @@ func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos)
 		}
 		lk, rk = append([]plan.Expr{l}, lk...), append([]plan.Expr{r}, rk...)
 	}
-	j := plan.NewJoin(*input, sq.plan, plan.MarkJoin, lk, rk, nil)
+	j := plan.NewJoin(*input, sq.plan, plan.MarkJoin, lk, rk, sq.joinCond((*input).Schema().NumFields()))
 	*input = j
 	mark := fieldRef(j.Schema(), j.Schema().NumFields()-1)
 	if x == nil {
@@ -239,6 +302,9 @@ func (eb *exprBinder) bindInSubquery(e *ast.InSubquery) (plan.Expr, error) {
 // correlation keys), which errors on more than one row, and the result is cross joined
 // (uncorrelated) or left joined on the keys (correlated) onto the input.
 func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
+	if eb.input == nil && eb.deferred != nil {
+		return eb.deferred.add(eb, e.Query)
+	}
 	input, err := eb.requireInput()
 	if err != nil {
 		return nil, err
@@ -249,6 +315,9 @@ func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
 	}
 	if sq.ncols != 1 {
 		return nil, dberr.New(dberr.Binder, "Subquery returns %d columns - expected 1", sq.ncols)
+	}
+	if err := sq.requireNoResidual("scalar subqueries"); err != nil {
+		return nil, err
 	}
 	rk := sq.rightKeys()
 	val := fieldRef(sq.plan.Schema(), 0)

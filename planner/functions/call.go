@@ -249,7 +249,43 @@ func arithmetic(name string, args []plan.Expr) (*plan.Call, error) {
 			out[i], _ = Cast(out[i], common)
 		}
 	}
+	if d, ok := common.(*arrow.Decimal128Type); ok {
+		return decimalArithmetic(name, args, out, d)
+	}
 	return &plan.Call{Func: name, Args: out, DataType: common, Null: anyNullable(out) || name == "modulus"}, nil
+}
+
+// decimalArithmetic types DuckDB's decimal arithmetic: + and - at the common scale with one
+// more digit (capped at 38), * over the operands as they are (integers as decimal(w,0)) at
+// the sum of the precisions and scales (precision capped at 38). unified holds the operands
+// cast to the common decimal type d.
+func decimalArithmetic(name string, args, unified []plan.Expr, d *arrow.Decimal128Type) (*plan.Call, error) {
+	switch name {
+	case "add", "subtract":
+		dt := &arrow.Decimal128Type{Precision: min(d.Precision+1, 38), Scale: d.Scale}
+		return &plan.Call{Func: name, Args: unified, DataType: dt, Null: anyNullable(unified)}, nil
+	case "multiply":
+		out := make([]plan.Expr, len(args))
+		var prec, scale int32
+		for i, a := range args {
+			p, s := decimalParts(a.Type())
+			if !isDecimal(a.Type()) {
+				c, err := Cast(a, &arrow.Decimal128Type{Precision: p, Scale: s})
+				if err != nil {
+					return nil, err
+				}
+				a = c
+			}
+			out[i] = a
+			prec, scale = prec+p, scale+s
+		}
+		if scale > 38 {
+			return nil, dberr.New(dberr.Binder, "Needed scale %d to accurately represent the multiplication result, but this is out of range of the DECIMAL type. Max scale is 38", scale)
+		}
+		dt := &arrow.Decimal128Type{Precision: min(prec, 38), Scale: scale}
+		return &plan.Call{Func: name, Args: out, DataType: dt, Null: anyNullable(out)}, nil
+	}
+	return &plan.Call{Func: name, Args: unified, DataType: d, Null: anyNullable(unified) || name == "modulus"}, nil
 }
 
 func like(args []plan.Expr) (*plan.Call, error) {

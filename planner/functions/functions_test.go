@@ -99,6 +99,14 @@ func TestNewCall(t *testing.T) {
 		{"subtract", []plan.Expr{col("a", date, false), col("b", date, true)}, "subtract(a#0, b#0) int64 null", 0},
 		{"subtract", []plan.Expr{col("a", date, false), lit(scalar.NewMonthDayNanoIntervalScalar(arrow.MonthDayNanoInterval{Days: 1}))}, "subtract(CAST(a#0 AS timestamp[us]), {\"months\":0,\"days\":1,\"nanoseconds\":0}) timestamp[us]", 0},
 		{"multiply", []plan.Expr{col("a", date, false), lit(scalar.NewInt32Scalar(2))}, "", dberr.Binder},
+		// DuckDB's decimal arithmetic: + and - one digit wider at the larger scale, * at the sum
+		// of precisions and scales (integers as decimal(w, 0)), capped at 38 digits.
+		{"add", []plan.Expr{col("p", &arrow.Decimal128Type{Precision: 15, Scale: 2}, false), col("q", &arrow.Decimal128Type{Precision: 15, Scale: 2}, false)}, "add(p#0, q#0) decimal(16, 2)", 0},
+		{"subtract", []plan.Expr{lit(scalar.NewInt32Scalar(1)), col("q", &arrow.Decimal128Type{Precision: 15, Scale: 2}, true)}, "subtract(1, q#0) decimal(16, 2) null", 0},
+		{"multiply", []plan.Expr{col("p", &arrow.Decimal128Type{Precision: 15, Scale: 2}, false), col("q", &arrow.Decimal128Type{Precision: 16, Scale: 2}, false)}, "multiply(p#0, q#0) decimal(31, 4)", 0},
+		{"multiply", []plan.Expr{col("p", &arrow.Decimal128Type{Precision: 15, Scale: 2}, false), col("a", i32, false)}, "multiply(p#0, CAST(a#0 AS decimal(10, 0))) decimal(25, 2)", 0},
+		{"multiply", []plan.Expr{col("p", &arrow.Decimal128Type{Precision: 31, Scale: 4}, false), col("q", &arrow.Decimal128Type{Precision: 16, Scale: 2}, false)}, "multiply(p#0, q#0) decimal(38, 6)", 0},
+		{"multiply", []plan.Expr{col("p", &arrow.Decimal128Type{Precision: 38, Scale: 20}, false), col("q", &arrow.Decimal128Type{Precision: 38, Scale: 20}, false)}, "", dberr.Binder},
 		{"lower", []plan.Expr{col("s", str, true)}, "lower(s#0) utf8 null", 0},
 		{"lower", []plan.Expr{col("a", i32, false)}, "", dberr.Binder},
 		{"substring", []plan.Expr{col("s", str, false), lit(scalar.NewInt32Scalar(2))}, "substring(s#0, 2) utf8", 0},

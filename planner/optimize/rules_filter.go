@@ -18,7 +18,11 @@ func pushFilters(n plan.Node) plan.Node { return push(n, nil) }
 func push(n plan.Node, preds []plan.Expr) plan.Node {
 	switch n := n.(type) {
 	case *plan.Filter:
-		return push(n.Input, append(append([]plan.Expr{}, preds...), plan.SplitConjuncts(n.Cond)...))
+		out := append([]plan.Expr{}, preds...)
+		for _, c := range plan.SplitConjuncts(n.Cond) {
+			out = append(out, factorOr(c)...)
+		}
+		return push(n.Input, out)
 	case *plan.Scan:
 		if len(preds) == 0 || n.Limit >= 0 {
 			return wrap(n, preds)

@@ -35,6 +35,8 @@ func TestParse(t *testing.T) {
 		{"SELECT a IS NOT NULL, b ISNULL, c NOTNULL FROM t", `SELECT ("a" IS NOT NULL), ("b" IS NULL), ("c" IS NOT NULL) FROM "t"`},
 		{"SELECT CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END FROM t", `SELECT CASE WHEN ("a" > 1) THEN 'x' WHEN ("a" < 0) THEN 'y' ELSE 'z' END FROM "t"`},
 		{"SELECT CASE a WHEN 1 THEN 2 END FROM t", `SELECT CASE "a" WHEN 1 THEN 2 END FROM "t"`},
+		{"SELECT substring(a FROM 1 FOR 2), SUBSTRING(a FROM b + 1), substring(a FOR 3), substring(a, 2, 1) FROM t",
+			`SELECT "substring"("a", 1, 2), "substring"("a", ("b" + 1)), "substring"("a", 1, 3), "substring"("a", 2, 1) FROM "t"`},
 		{"SELECT CAST(a AS BIGINT), TRY_CAST(b AS DECIMAL(10, 2)), c::double precision, d::VARCHAR FROM t", `SELECT CAST("a" AS BIGINT), TRY_CAST("b" AS DECIMAL(10, 2)), CAST("c" AS DOUBLE), CAST("d" AS VARCHAR) FROM "t"`},
 		{"SELECT count(*), count(DISTINCT a), sum(ALL b), coalesce(a, b, 1), now() FROM t", `SELECT "count"(*), "count"(DISTINCT "a"), "sum"("b"), "coalesce"("a", "b", 1), "now"() FROM "t"`},
 		{"SELECT 'it''s', 1.5, .5, 1e3, 42, TRUE, false, NULL FROM t", `SELECT 'it''s', 1.5, .5, 1e3, 42, TRUE, FALSE, NULL FROM "t"`},

@@ -40,6 +40,12 @@ func (p *parser) keywordOrName() (ast.Expr, error) {
 		if p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
 			return p.extract()
 		}
+	case "SUBSTRING":
+		if p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
+			if e, ok, err := p.substringFrom(); ok || err != nil {
+				return e, err
+			}
+		}
 	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP":
 		if !(p.peekAt(1).kind == tOp && p.peekAt(1).text == "(") {
 			p.next()
@@ -254,4 +260,36 @@ func (p *parser) extract() (ast.Expr, error) {
 	}
 	field := &ast.Literal{Pos: f.pos, Kind: ast.LitString, Text: strings.ToUpper(f.text)} // DuckDB names the column date_part('YEAR', x)
 	return &ast.FuncCall{Pos: t.pos, Name: "date_part", Args: []ast.Expr{field, x}}, p.expectOp(")")
+}
+
+// substringFrom parses the standard SQL form SUBSTRING(x FROM start [FOR length]) (and
+// SUBSTRING(x FOR length)) into substring(x, start[, length]). ok is false, with nothing
+// consumed, for the plain function call form SUBSTRING(x, start[, length]).
+func (p *parser) substringFrom() (e ast.Expr, ok bool, err error) {
+	start := p.i
+	t := p.next() // SUBSTRING
+	p.next()      // (
+	x, err := p.expr()
+	if err != nil || !(p.isKw("FROM") || p.isKw("FOR")) {
+		p.i = start
+		return nil, false, nil
+	}
+	args := []ast.Expr{x}
+	if p.acceptKw("FROM") {
+		from, err := p.expr()
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, from)
+	} else {
+		args = append(args, &ast.Literal{Pos: t.pos, Kind: ast.LitInt, Text: "1"})
+	}
+	if p.acceptKw("FOR") {
+		n, err := p.expr()
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, n)
+	}
+	return &ast.FuncCall{Pos: t.pos, Name: "substring", Args: args}, true, p.expectOp(")")
 }
