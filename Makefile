@@ -10,8 +10,9 @@ ROOT      ?= ./data
 ADDR      ?= 127.0.0.1:31337
 GOLANGCI  := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+VERSITYGW := $(CURDIR)/bin/tools/versitygw
 
-.PHONY: all build run test test-go test-python test-jdbc slt slt-rewrite slt-configs venv bench bench-smoke lint generate check-generated fuzz-smoke clean
+.PHONY: all build s3server run test test-go test-python test-jdbc slt slt-rewrite slt-configs venv bench bench-smoke lint generate check-generated fuzz-smoke clean
 
 all: build
 
@@ -33,11 +34,16 @@ run: build venv
 	@if [ -z "$$(ls -A $(ROOT))" ]; then $(VPY) scripts/demo_data.py $(ROOT); fi
 	$(BIN) serve --root $(ROOT) --addr $(ADDR)
 
-## test: unit tests, the import-rule test, and the integration suites with real clients
-test: venv build test-go slt-configs test-python
+## s3server: versitygw, the S3-compatible server the storage and commit tests start on loopback
+s3server: $(VERSITYGW)
+$(VERSITYGW): scripts/install-s3server.sh
+	sh scripts/install-s3server.sh $(CURDIR)/bin/tools
+
+## test: unit tests, the import-rule test, and the integration suites with real clients and peers
+test: venv build s3server test-go slt-configs test-python
 
 test-go:
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" $(GO) test -race -count=1 ./...
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" VERSITYGW="$(VERSITYGW)" $(GO) test -race -count=1 ./...
 
 test-python:
 	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/flightd/flightd/lanceformat/lanceio"
 )
 
 // CleanupStats counts what Cleanup removed.
 type CleanupStats struct {
 	Manifests, DataFiles, DeletionFiles, TransactionFiles, IndexFiles int
+	TempFiles                                                         int // the store's own debris (lanceio.TempSweeper)
 	Bytes                                                             int64
 }
 
@@ -58,7 +61,17 @@ func (d *Dataset) Cleanup(ctx context.Context, olderThan time.Time) (CleanupStat
 		st.Manifests++
 		st.Bytes += vi.Size
 	}
-	return d.removeUnreferenced(ctx, refs, olderThan, st)
+	if st, err = d.removeUnreferenced(ctx, refs, olderThan, st); err != nil {
+		return st, err
+	}
+	if sw, ok := d.store.(lanceio.TempSweeper); ok {
+		n, err := sw.SweepTemp(ctx, d.Path(""), olderThan)
+		st.TempFiles += n
+		if err != nil {
+			return st, fmt.Errorf("%s: cleanup: %w", d.describe(), err)
+		}
+	}
+	return st, nil
 }
 
 // addReferences adds the paths version vi needs to refs (index directories end in '/').
