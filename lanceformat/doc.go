@@ -6,6 +6,7 @@
 //	encoding           2.0 and 2.1/2.2 page encodings
 //	schema             Lance field tree <-> Arrow schema
 //	file               Lance v2 data files (2.0, 2.1, 2.2)
+//	file/legacy        legacy v1 (pre-2.0) data files, read only
 //	table              manifests, versions, tags, feature flags, deletion files, row ids,
 //	                   commits (transactions, create-if-absent manifests, rebase and retry)
 //	                   and the operations built on them
@@ -20,7 +21,7 @@
 // stable row ids or base paths.
 //
 // Not supported yet: base paths (flag 16), branches, detached versions, data overlays
-// (flag 64), legacy v1 data files, writing datasets with stable row ids.
+// (flag 64), writing datasets with stable row ids.
 //
 // This package itself holds only the go:generate directive for the protobufs (gen.go).
 package lanceformat

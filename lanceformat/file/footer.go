@@ -2,6 +2,7 @@ package file
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/flightd/flightd/lanceformat/encoding"
@@ -23,6 +24,10 @@ type Footer struct {
 	NumColumns        uint32
 	Major, Minor      uint16
 }
+
+// ErrLegacyFile classifies legacy (v1, pre-2.0) data files, which package
+// lanceformat/file/legacy reads. Errors wrapping it also wrap ErrNotSupported.
+var ErrLegacyFile = errors.New("legacy v1 lance file")
 
 // Extent is a (position, size) pair from the CMO or GBO table.
 type Extent struct {
@@ -49,6 +54,11 @@ func ParseFooter(b []byte, fileSize uint64) (Footer, error) {
 		NumColumns:        binary.LittleEndian.Uint32(b[28:]),
 		Major:             binary.LittleEndian.Uint16(b[32:]),
 		Minor:             binary.LittleEndian.Uint16(b[34:]),
+	}
+	// The version comes first: legacy v1 footers are 16 bytes, so their bytes misread as
+	// v2 offsets would report a readable (if unsupported) file as corrupt.
+	if _, err := f.Version(); err != nil {
+		return Footer{}, err
 	}
 	tail := fileSize - footerSize
 	switch {
@@ -80,7 +90,8 @@ func (f Footer) Version() (Version, error) {
 	case f.Major == 2 && f.Minor == 2:
 		return V2_2, nil
 	case f.Major == 0 && f.Minor <= 2:
-		return 0, encoding.NotSupported("legacy (v1) Lance files (version %d.%d)", f.Major, f.Minor)
+		return 0, fmt.Errorf("%w: %w", ErrLegacyFile,
+			encoding.NotSupported("legacy (v1) Lance files in this reader (version %d.%d; use package legacy)", f.Major, f.Minor))
 	}
 	return 0, encoding.NotSupported("file format version %d.%d", f.Major, f.Minor)
 }
