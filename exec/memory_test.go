@@ -1,7 +1,6 @@
 package exec_test
 
 import (
-	"errors"
 	"sync"
 	"testing"
 
@@ -23,7 +22,7 @@ func TestMemoryPool(t *testing.T) {
 	kind, ok := dberr.KindOf(err)
 	require.True(t, ok)
 	require.Equal(t, dberr.OutOfMemory, kind)
-	require.True(t, errors.Is(err, exec.ErrMemoryLimit))
+	require.ErrorIs(t, err, exec.ErrMemoryLimit)
 	require.Equal(t, "Out of Memory Error: sort could not reserve 1 B more: the query's memory limit is 1000 B "+
 		"(1000 B reserved, 400 B by this operator): query memory limit reached", err.Error())
 	require.Equal(t, int64(400), b.Size(), "a refused grow leaves the reservation unchanged")

@@ -3,6 +3,7 @@ package flightsrv
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -78,7 +79,7 @@ type Server struct {
 // New builds a Server.
 func New(cfg Config) (*Server, error) {
 	if cfg.Catalog == nil {
-		return nil, fmt.Errorf("flightsrv: no catalog configured")
+		return nil, errors.New("flightsrv: no catalog configured")
 	}
 	env := cfg.Exec
 	if cfg.Mem != nil {

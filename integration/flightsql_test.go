@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,8 +103,8 @@ func TestListTables(t *testing.T) {
 	var names []string
 	for rdr.Next() {
 		b := rdr.RecordBatch()
-		for i := 0; i < int(b.NumRows()); i++ {
-			names = append(names, fmt.Sprint(b.Column(2).ValueStr(i)))
+		for i := range int(b.NumRows()) {
+			names = append(names, b.Column(2).ValueStr(i))
 		}
 	}
 	require.NoError(t, rdr.Err())

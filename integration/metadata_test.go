@@ -25,7 +25,7 @@ func fetch(ctx context.Context, t *testing.T, cl *flightsql.Client, info *flight
 		sc = rdr.Schema()
 		for rdr.Next() {
 			b := rdr.RecordBatch()
-			for r := 0; r < int(b.NumRows()); r++ {
+			for r := range int(b.NumRows()) {
 				row := make([]string, b.NumCols())
 				for c, col := range b.Columns() {
 					row[c] = col.ValueStr(r)

@@ -21,7 +21,6 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/flightd/flightd/catalog"
-	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -38,7 +37,7 @@ const tableSuffix = ".lance"
 type Catalog struct {
 	store     lanceio.ObjectStore
 	manifests *lru.Cache[manifestKey, *table.Manifest]
-	files     *lru.Cache[string, *file.Reader]
+	files     *lru.Cache[string, dataFile]
 }
 
 type manifestKey struct {
@@ -52,7 +51,7 @@ func New(store lanceio.ObjectStore) *Catalog {
 	if err != nil {
 		panic(err) // only fails for a non-positive size
 	}
-	f, err := lru.New[string, *file.Reader](fileCacheSize)
+	f, err := lru.New[string, dataFile](fileCacheSize)
 	if err != nil {
 		panic(err)
 	}

@@ -2,6 +2,7 @@ package lancecat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/file/legacy"
 	"github.com/flightd/flightd/lanceformat/schema"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -25,14 +27,15 @@ type Table struct {
 	m      *table.Manifest
 	schema *schema.Schema
 	arrow  *arrow.Schema
-	frags  map[uint64]int // fragment id -> index in m.Fragments()
-	files  *lru.Cache[string, *file.Reader]
+	frags  map[uint64]int // morsel key (fragment id) -> index in m.Fragments()
+	keys   []uint64       // index in m.Fragments() -> morsel key
+	files  *lru.Cache[string, dataFile]
 
 	mu        sync.Mutex
-	deletions map[uint64]*table.DeletionVector // loaded lazily per fragment
+	deletions map[int]*table.DeletionVector // loaded lazily per fragment index
 }
 
-func newTable(name string, ds *table.Dataset, m *table.Manifest, files *lru.Cache[string, *file.Reader]) (*Table, error) {
+func newTable(name string, ds *table.Dataset, m *table.Manifest, files *lru.Cache[string, dataFile]) (*Table, error) {
 	sc, err := schema.FromProto(m.Fields())
 	if err != nil {
 		return nil, fmt.Errorf("table %q version %d: schema: %w", name, m.Version(), err)
@@ -46,12 +49,35 @@ func newTable(name string, ds *table.Dataset, m *table.Manifest, files *lru.Cach
 	t := &Table{
 		name: name, ds: ds, m: m, schema: sc, arrow: sc.ToArrow(),
 		frags: make(map[uint64]int, len(m.Fragments())),
-		files: files, deletions: map[uint64]*table.DeletionVector{},
+		files: files, deletions: map[int]*table.DeletionVector{},
 	}
-	for i, f := range m.Fragments() {
-		t.frags[f.GetId()] = i
+	t.keys = morselKeys(m)
+	for i, k := range t.keys {
+		t.frags[k] = i
 	}
 	return t, nil
+}
+
+// morselKeys returns the key each fragment's morsels carry: its id, except that a repeated
+// id (old writers, e.g. v0.16 fixtures, committed two fragments with one id) gets a key past
+// the largest id, so that every fragment is scanned, as Lance does.
+func morselKeys(m *table.Manifest) []uint64 {
+	frags := m.Fragments()
+	var top uint64
+	for _, f := range frags {
+		top = max(top, f.GetId())
+	}
+	keys := make([]uint64, len(frags))
+	seen := make(map[uint64]bool, len(frags))
+	for i, f := range frags {
+		keys[i] = f.GetId()
+		if seen[keys[i]] {
+			top++
+			keys[i] = top
+		}
+		seen[keys[i]] = true
+	}
+	return keys
 }
 
 // Name implements catalog.Table.
@@ -95,7 +121,7 @@ func (t *Table) Morsels(ctx context.Context, req catalog.ScanRequest) ([]catalog
 			return nil, err
 		}
 		for start := int64(0); start < n; start += morselRows {
-			out = append(out, catalog.Morsel{Fragment: f.GetId(), Start: start, End: min(start+morselRows, n)})
+			out = append(out, catalog.Morsel{Fragment: t.keys[fi], Start: start, End: min(start+morselRows, n)})
 		}
 		live += n - int64(f.GetDeletionFile().GetNumDeletedRows())
 	}
@@ -116,22 +142,57 @@ func (t *Table) physicalRows(ctx context.Context, fi int) (int64, error) {
 	return int64(r.NumRows()), nil
 }
 
-// reader opens (or finds in the cache) the reader of data file dfi of fragment fi.
-func (t *Table) reader(ctx context.Context, fi, dfi int) (*file.Reader, error) {
+// dataFile is what a scan needs of a data file; file.Reader (2.0/2.1/2.2) and
+// legacy.Reader (v1) both satisfy it.
+type dataFile interface {
+	NumRows() uint64
+	ReadRange(ctx context.Context, fieldIDs []int32, start, end uint64, mem memory.Allocator) ([]arrow.Array, error)
+	Take(ctx context.Context, fieldIDs []int32, rows []uint64, mem memory.Allocator) ([]arrow.Array, error)
+}
+
+// reader opens (or finds in the cache) the reader of data file dfi of fragment fi. Legacy v1
+// files, recognised by their own footer (which wins over the DataFile's version), get a
+// legacy.Reader typed by this snapshot's schema, so those are cached per table version.
+func (t *Table) reader(ctx context.Context, fi, dfi int) (dataFile, error) {
 	df := t.m.Fragments()[fi].GetFiles()[dfi]
 	if df.BaseId != nil {
 		return nil, fmt.Errorf("data file %s with base_id: not supported yet: base paths", df.GetPath())
 	}
 	p := t.ds.Path("data/" + df.GetPath())
-	if r, ok := t.files.Get(p); ok {
-		return r, nil
+	legacyKey := fmt.Sprintf("%s#legacy:%s@%d", p, t.name, t.Version())
+	for _, k := range []string{p, legacyKey} {
+		if r, ok := t.files.Get(k); ok {
+			return r, nil
+		}
 	}
-	r, err := file.Open(ctx, t.ds.Store(), p)
+	fr, err := file.Open(ctx, t.ds.Store(), p)
+	if err == nil {
+		t.files.Add(p, fr)
+		return fr, nil
+	}
+	if !errors.Is(err, file.ErrLegacyFile) {
+		return nil, err
+	}
+	lr, err := legacy.Open(ctx, t.ds.Store(), p, t.schema, df.GetFields(), t.legacyDictionaries())
 	if err != nil {
 		return nil, err
 	}
-	t.files.Add(p, r)
-	return r, nil
+	t.files.Add(legacyKey, lr)
+	return lr, nil
+}
+
+// legacyDictionaries returns the v1 dictionary value locations of the schema's fields.
+func (t *Table) legacyDictionaries() map[int32]legacy.Dictionary {
+	var out map[int32]legacy.Dictionary
+	for _, f := range t.m.Fields() {
+		if d := f.GetDictionary(); d != nil {
+			if out == nil {
+				out = map[int32]legacy.Dictionary{}
+			}
+			out[f.GetId()] = legacy.Dictionary{Offset: d.GetOffset(), Length: d.GetLength()}
+		}
+	}
+	return out
 }
 
 // deletionVector returns the fragment's deleted offsets (nil if none), loading them once.
@@ -141,7 +202,7 @@ func (t *Table) deletionVector(ctx context.Context, fi int) (*table.DeletionVect
 		return nil, nil
 	}
 	t.mu.Lock()
-	dv, ok := t.deletions[f.GetId()]
+	dv, ok := t.deletions[fi]
 	t.mu.Unlock()
 	if ok {
 		return dv, nil
@@ -151,7 +212,7 @@ func (t *Table) deletionVector(ctx context.Context, fi int) (*table.DeletionVect
 		return nil, fmt.Errorf("table %q version %d fragment %d: %w", t.name, t.Version(), f.GetId(), err)
 	}
 	t.mu.Lock()
-	t.deletions[f.GetId()] = dv
+	t.deletions[fi] = dv
 	t.mu.Unlock()
 	return dv, nil
 }

@@ -127,7 +127,7 @@ func printTable(w io.Writer, sc *arrow.Schema, batches []arrow.RecordBatch) {
 		rows[0][i] = f.Name
 	}
 	for _, b := range batches {
-		for r := 0; r < int(b.NumRows()); r++ {
+		for r := range int(b.NumRows()) {
 			row := make([]string, b.NumCols())
 			for c, col := range b.Columns() {
 				row[c] = "NULL"

@@ -2,7 +2,6 @@ package build_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -194,7 +193,7 @@ func TestMemoryLimit(t *testing.T) {
 				kind, ok := dberr.KindOf(err)
 				require.True(t, ok, "classified error: %v", err)
 				require.Equal(t, dberr.OutOfMemory, kind, "%v", err)
-				require.True(t, errors.Is(err, flexec.ErrMemoryLimit))
+				require.ErrorIs(t, err, flexec.ErrMemoryLimit)
 				require.Contains(t, err.Error(), c.consumer)
 				require.Contains(t, err.Error(), "4.0 KiB")
 				require.Zero(t, env.Pool.Used(), "reservations freed")

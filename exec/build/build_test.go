@@ -3,6 +3,7 @@ package build_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -282,7 +283,8 @@ json.dump(out, sys.stdout)
 }
 
 func stderrOf(err error) string {
-	if ee, ok := err.(*exec.ExitError); ok {
+	ee := &exec.ExitError{}
+	if errors.As(err, &ee) {
 		return string(ee.Stderr)
 	}
 	return ""

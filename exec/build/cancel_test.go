@@ -2,7 +2,6 @@ package build_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -147,7 +146,7 @@ func runCancelled(t *testing.T, mk func(catalog.Table) plan.Node, env flexec.Env
 	start := time.Now()
 	rows, err := drain(ctx, op)
 	require.Error(t, err)
-	require.True(t, errors.Is(err, context.Canceled), "got %v", err)
+	require.ErrorIs(t, err, context.Canceled, "got %v", err)
 	require.Less(t, time.Since(start), 10*time.Second)
 	require.Less(t, tbl.batches.Load(), int64(cancelAfter+200), "readers stop soon after the cancel")
 	require.Greater(t, tbl.batches.Load(), int64(cancelAfter-1))

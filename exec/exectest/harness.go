@@ -78,9 +78,9 @@ func RequireRows(t testing.TB, want, got Rows, ordered bool) {
 	if !ordered {
 		want, got = sortRows(want), sortRows(got)
 	}
-	require.Equal(t, len(want), len(got), "row count\nwant %v\ngot  %v", want, got)
+	require.Len(t, got, len(want), "row count\nwant %v\ngot  %v", want, got)
 	for r := range want {
-		require.Equal(t, len(want[r]), len(got[r]), "row %d width", r)
+		require.Len(t, got[r], len(want[r]), "row %d width", r)
 		for c := range want[r] {
 			require.True(t, Equal(want[r][c], got[r][c]), "row %d column %d: want %v (%T), got %v (%T)\nwant %v\ngot  %v",
 				r, c, want[r][c], normalize(want[r][c]), got[r][c], got[r][c], want, got)

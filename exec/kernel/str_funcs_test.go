@@ -360,7 +360,7 @@ func TestConcatNulls(t *testing.T) {
 	defer out.Release()
 	require.Equal(t, "x", out.(*array.String).Value(0))
 	require.True(t, out.IsValid(1))
-	require.Equal(t, "", out.(*array.String).Value(1))
+	require.Empty(t, out.(*array.String).Value(1))
 }
 
 func TestScalarRegistry(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -136,7 +137,7 @@ func TestScan(t *testing.T) {
 func TestScanShards(t *testing.T) {
 	rows := scanRows(37)
 	for _, count := range []int{1, 2, 3, 5, 20} {
-		t.Run(fmt.Sprint(count), func(t *testing.T) {
+		t.Run(strconv.Itoa(count), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			cat, tbl := newScanTable(t, mem, rows, 10, 3) // 13 morsels
@@ -179,7 +180,7 @@ func TestScanNoColumns(t *testing.T) {
 func TestScanCloseMidStream(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	for _, par := range []int{1, 2, 8} {
-		t.Run(fmt.Sprint(par), func(t *testing.T) {
+		t.Run(strconv.Itoa(par), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			cat, tbl := newScanTable(t, mem, scanRows(200), 16, 2)

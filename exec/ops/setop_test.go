@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,7 +62,7 @@ func TestSetOpFloatsAndEmpty(t *testing.T) {
 		Name: "nan-and-zero", Schema: s, Input: exectest.Rows{{0.0}, {nil}, {1.5}}, Ordered: true,
 		Expected: exectest.Rows{{0.0}, {nil}, {1.5}, {2.0}},
 		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
-			return ops.NewSetOp(in, fixedSource(t, env, s, exectest.Rows{{-0.0}, {2.0}, {nil}, {1.5}}), plan.Union, false, out, env), nil
+			return ops.NewSetOp(in, fixedSource(t, env, s, exectest.Rows{{math.Copysign(0, -1)}, {2.0}, {nil}, {1.5}}), plan.Union, false, out, env), nil
 		},
 	})
 	exectest.Run(t, exectest.Case{

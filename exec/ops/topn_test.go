@@ -3,7 +3,6 @@ package ops_test
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"testing"
 
@@ -122,6 +121,6 @@ func TestTopNMemoryBounded(t *testing.T) {
 	require.Error(t, err)
 	kind, _ := dberr.KindOf(err)
 	require.Equal(t, dberr.OutOfMemory, kind)
-	require.True(t, errors.Is(err, exec.ErrMemoryLimit))
+	require.ErrorIs(t, err, exec.ErrMemoryLimit)
 	require.Contains(t, err.Error(), "sort could not reserve")
 }

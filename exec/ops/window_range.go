@@ -38,7 +38,7 @@ func (l *windowLayout) fillRangeBound(ctx context.Context, env exec.Env, kind pl
 	forward := (kind == plan.Following) != l.orderKeys[0].Descending
 	temporal := dt.ID() == arrow.DATE32 || dt.ID() == arrow.TIMESTAMP
 	k, ok := kindOf(dt)
-	if !temporal && (!ok || !(k == kindSigned && arrow.IsInteger(dt.ID()) || k == kindUnsigned || k == kindFloat || k == kindDecimal)) {
+	if !temporal && (!ok || ((k != kindSigned || !arrow.IsInteger(dt.ID())) && k != kindUnsigned && k != kindFloat && k != kindDecimal)) {
 		return dberr.NotSupported("RANGE frame offsets on ORDER BY type " + dt.String())
 	}
 	if err := checkRangeOffsets(kind, offs); err != nil {

@@ -36,7 +36,7 @@ func ToResult(sc *arrow.Schema, batches []arrow.RecordBatch) Result {
 }
 
 func (res *Result) appendBatch(b arrow.RecordBatch) {
-	for r := 0; r < int(b.NumRows()); r++ {
+	for r := range int(b.NumRows()) {
 		row := make([]string, b.NumCols())
 		for c, col := range b.Columns() {
 			row[c] = Canonical(col, r)

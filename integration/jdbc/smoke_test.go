@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +119,7 @@ func (a smokeArgs) argv() []string {
 		args = append(args, "--preview", q)
 	}
 	if a.paramQuery != "" {
-		args = append(args, "--param-query", a.paramQuery, "--param", fmt.Sprint(a.param))
+		args = append(args, "--param-query", a.paramQuery, "--param", strconv.FormatInt(a.param, 10))
 	}
 	for _, u := range a.updates {
 		args = append(args, "--update", u)

@@ -211,7 +211,7 @@ func toResult(sc *arrow.Schema, batches []arrow.RecordBatch) result {
 		res.Names = append(res.Names, f.Name)
 	}
 	for _, b := range batches {
-		for r := 0; r < int(b.NumRows()); r++ {
+		for r := range int(b.NumRows()) {
 			row := make([]string, b.NumCols())
 			for c, col := range b.Columns() {
 				row[c] = canonical(col, r)

@@ -74,7 +74,7 @@ func Violations(graph map[string][]string, rules []Rule) []string {
 		}
 		rule := ruleFor(rel, rules)
 		if rule == nil {
-			out = append(out, fmt.Sprintf("%s: no layering rule covers this package; add one to internal/archtest/rules.go", rel))
+			out = append(out, rel+": no layering rule covers this package; add one to internal/archtest/rules.go")
 			continue
 		}
 		for _, imp := range imports {

@@ -25,8 +25,14 @@ const tmpPrefix = ".flightd-tmp-"
 // Writes go to a temporary file in the target's directory first. Put then renames it over
 // the target; PutIfAbsent hard-links it to the target (link(2) fails with EEXIST if the
 // target exists, atomically across processes) and removes the temporary name.
+//
+// Reads of Lance data files (*.lance, immutable once written) share open handles from a
+// bounded LRU (maxOpenHandles) and use ReadAt, so a Take issuing thousands of small ranged
+// reads does not open and close the file each time; other objects are opened per read.
+// Close releases the handles (they are also closed when the store is garbage collected).
 type FileStore struct {
-	root string
+	root    string
+	handles *handleCache
 }
 
 // NewFileStore returns a store rooted at dir, which is created if missing.
@@ -41,7 +47,14 @@ func NewFileStore(dir string) (*FileStore, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("open file store %s: %w", dir, err)
 	}
-	return &FileStore{root: abs}, nil
+	return &FileStore{root: abs, handles: newHandleCache(maxOpenHandles)}, nil
+}
+
+// Close closes the store's cached read handles. Reads in progress finish first; the store
+// stays usable (later reads open files again).
+func (s *FileStore) Close() error {
+	s.handles.closeAll()
+	return nil
 }
 
 // Root is the absolute directory the store is rooted at.
@@ -82,13 +95,26 @@ func (s *FileStore) ReadRange(ctx context.Context, p string, off, n int64) ([]by
 	if off < 0 || n < 0 {
 		return nil, fmt.Errorf("read %s: invalid range offset %d length %d", p, off, n)
 	}
+	buf := make([]byte, n)
+	var m int
+	if cacheable(p) {
+		h, err := s.handles.acquire(lp)
+		if err != nil {
+			return nil, mapOSError("read", p, err)
+		}
+		m, err = h.f.ReadAt(buf, off)
+		s.handles.release(h)
+		if err != nil && (!errors.Is(err, io.EOF) || int64(m) != n) {
+			return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
+		}
+		return buf, nil
+	}
 	f, err := os.Open(lp)
 	if err != nil {
 		return nil, mapOSError("read", p, err)
 	}
 	defer func() { _ = f.Close() }() // read side: a close error cannot lose data
-	buf := make([]byte, n)
-	m, err := f.ReadAt(buf, off)
+	m, err = f.ReadAt(buf, off)
 	if err != nil && (!errors.Is(err, io.EOF) || int64(m) != n) {
 		return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
 	}
@@ -205,6 +231,7 @@ func (s *FileStore) Put(ctx context.Context, p string, data []byte) error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("put %s: %w", p, err)
 	}
+	s.handles.invalidate(lp)
 	return nil
 }
 
@@ -241,6 +268,7 @@ func (s *FileStore) Delete(ctx context.Context, p string) error {
 	if st, err := os.Stat(lp); err == nil && st.IsDir() {
 		return fmt.Errorf("delete %s: %w (a directory)", p, lanceio.ErrNotFound)
 	}
+	s.handles.invalidate(lp)
 	if err := os.Remove(lp); err != nil {
 		return mapOSError("delete", p, err)
 	}

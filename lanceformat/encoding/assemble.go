@@ -41,7 +41,7 @@ func Assemble(lv *Levels, path []PathNode, p *Page21, rowLo, rowHi int) error {
 	}
 	w := &walker{lv: lv, path: path, leafLen: leaf.Len(), open: make([]bool, len(path))}
 	row, vi, vlo := -1, 0, -1
-	for i := 0; i < p.NumEntries; i++ {
+	for i := range p.NumEntries {
 		var r, d int
 		if p.Rep != nil {
 			r = int(p.Rep[i])

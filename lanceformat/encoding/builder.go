@@ -163,7 +163,7 @@ func (b *Builder) appendPlaceholders(n int, valid bool) {
 		b.growFixed(n)
 	case KindVariable, KindList:
 		last := b.offsets[len(b.offsets)-1]
-		for i := 0; i < n; i++ {
+		for range n {
 			b.offsets = append(b.offsets, last)
 		}
 	case KindFSL:
@@ -212,7 +212,7 @@ func (b *Builder) AppendFixed(raw []byte, lo, hi int, valid []byte) error {
 
 // copyBits copies n bits from src at bit srcOff to dst at bit dstOff.
 func copyBits(dst []byte, dstOff int, src []byte, srcOff, n int) {
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if bitutil.BitIsSet(src, srcOff+i) {
 			bitutil.SetBit(dst, dstOff+i)
 		} else {

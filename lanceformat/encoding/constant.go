@@ -115,7 +115,7 @@ func constantBlockValue(b []byte) ([]byte, error) {
 func appendRepeated(b *Builder, v []byte, n int) error {
 	switch b.Kind() {
 	case KindVariable:
-		for i := 0; i < n; i++ {
+		for range n {
 			if err := b.AppendValue(v, true); err != nil {
 				return err
 			}
@@ -126,7 +126,7 @@ func appendRepeated(b *Builder, v []byte, n int) error {
 		if len(v) < w {
 			return fmt.Errorf("constant of %d bytes for %s: %w", len(v), b.Type(), ErrCorrupt)
 		}
-		for i := 0; i < n; i++ {
+		for range n {
 			if err := b.AppendFixed(v[:w], 0, 1, nil); err != nil {
 				return err
 			}

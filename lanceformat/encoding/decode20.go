@@ -169,7 +169,7 @@ func DecodeUints20(enc *enc20pb.ArrayEncoding, bufs [][]byte, n uint64) ([]uint6
 
 // flatBits20 finds the bit width of the Flat inside Nullable wrappers, or 0.
 func flatBits20(enc *enc20pb.ArrayEncoding) int {
-	for i := 0; i < 8; i++ {
+	for range 8 {
 		switch e := enc.GetArrayEncoding().(type) {
 		case *enc20pb.ArrayEncoding_Flat:
 			return int(e.Flat.GetBitsPerValue())
@@ -304,7 +304,7 @@ func (b *Builder) Uints() []uint64 {
 
 // AndValidity clears the validity of every slot whose bit in bm is 0.
 func (b *Builder) AndValidity(bm []byte) {
-	for i := 0; i < b.n; i++ {
+	for i := range b.n {
 		if !bitutil.BitIsSet(bm, i) && b.valid.isValid(i) {
 			b.valid.materialize()
 			bitutil.ClearBit(b.valid.bits, i)

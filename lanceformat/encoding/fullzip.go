@@ -102,7 +102,7 @@ func (z *fullZipReader) walk(fz *enc21pb.FullZipLayout, lv *Levels, n int) (*Pag
 		p.Def = make([]uint16, 0, n)
 	}
 	var raws [][]byte
-	for i := 0; i < n; i++ {
+	for range n {
 		var def uint64
 		if z.ctrlBytes > 0 {
 			w, err := z.uint(z.ctrlBytes)
@@ -161,7 +161,7 @@ func fullZipFixed(b *Builder, enc *enc21pb.CompressiveEncoding, raws [][]byte, w
 		valid := make([]byte, bitutil.BytesForBits(int64(n*dim)))
 		data := make([]byte, 0, n*(width-vb))
 		for i, r := range raws {
-			for k := 0; k < dim; k++ {
+			for k := range dim {
 				if bitutil.BitIsSet(r[:vb], k) {
 					bitutil.SetBit(valid, i*dim+k)
 				}

@@ -15,7 +15,7 @@ func (v *validity) materialize() {
 		return
 	}
 	v.bits = make([]byte, bitutil.BytesForBits(int64(v.n)), bitutil.BytesForBits(int64(v.n))+64)
-	for i := 0; i < v.n; i++ {
+	for i := range v.n {
 		bitutil.SetBit(v.bits, i)
 	}
 }
@@ -39,7 +39,7 @@ func (v *validity) appendN(valid bool, n int) {
 	v.materialize()
 	v.grow(n)
 	if valid {
-		for i := 0; i < n; i++ {
+		for i := range n {
 			bitutil.SetBit(v.bits, v.n+i)
 		}
 	} else {
@@ -61,7 +61,7 @@ func (v *validity) appendBitmap(bm []byte, off, n int) {
 	}
 	v.materialize()
 	v.grow(n)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if bitutil.BitIsSet(bm, off+i) {
 			bitutil.SetBit(v.bits, v.n+i)
 		}

@@ -58,6 +58,11 @@ func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
 		}
 	}()
 	rc := newReadCtx(ctx, r, len(runs) > 1)
+	if len(runs) > 1 && r.version != V2_0 {
+		if err := rc.prefetch21(fieldIDs, runs); err != nil {
+			return nil, fmt.Errorf("read %s: %w", r.path, err)
+		}
+	}
 	for _, id := range fieldIDs {
 		f, err := r.topField(id)
 		if err != nil {
@@ -91,13 +96,18 @@ type readCtx struct {
 	pages20 map[pageKey]*encoding.Builder
 	lists20 map[pageKey]*listPage
 	pages21 map[pageKey]*leafPage
+
+	blocks    [][]block                    // prefetched file bytes, one sorted list per fetch
+	planned   map[pageKey]bool             // pages whose fixed extents are planned
+	chunkTabs map[pageKey][]encoding.Chunk // parsed mini-block chunk tables (Take only)
 }
 
 type pageKey struct{ col, page int }
 
 func newReadCtx(ctx context.Context, r *Reader, cache bool) *readCtx {
 	return &readCtx{ctx: ctx, r: r, cache: cache, pages20: map[pageKey]*encoding.Builder{},
-		lists20: map[pageKey]*listPage{}, pages21: map[pageKey]*leafPage{}}
+		lists20: map[pageKey]*listPage{}, pages21: map[pageKey]*leafPage{},
+		planned: map[pageKey]bool{}, chunkTabs: map[pageKey][]encoding.Chunk{}}
 }
 
 func (rc *readCtx) readField(f *schema.Field, b *encoding.Builder, start, end uint64) error {
@@ -127,12 +137,21 @@ func (rc *readCtx) pageBuffers(ci, pi int) ([][]byte, error) {
 	if len(p.bufs) == 0 {
 		return out, nil
 	}
+	hits := 0
+	for i, e := range p.bufs {
+		if b, ok := rc.lookup(e.Pos, e.Size); ok {
+			out[i], hits = b, hits+1
+		}
+	}
+	if hits == len(p.bufs) {
+		return out, nil
+	}
 	lo, hi, sum := p.bufs[0].Pos, p.bufs[0].End(), uint64(0)
 	for _, e := range p.bufs {
 		lo, hi, sum = min(lo, e.Pos), max(hi, e.End()), sum+e.Size
 	}
 	if hi-lo <= sum+coalesceSlack {
-		all, err := rc.r.readAt(rc.ctx, lo, hi-lo)
+		all, err := rc.readAt(lo, hi-lo)
 		if err != nil {
 			return nil, fmt.Errorf("column %d page %d: %w", ci, pi, err)
 		}
@@ -142,7 +161,7 @@ func (rc *readCtx) pageBuffers(ci, pi int) ([][]byte, error) {
 		return out, nil
 	}
 	for i, e := range p.bufs {
-		b, err := rc.r.readAt(rc.ctx, e.Pos, e.Size)
+		b, err := rc.readAt(e.Pos, e.Size)
 		if err != nil {
 			return nil, fmt.Errorf("column %d page %d buffer %d: %w", ci, pi, i, err)
 		}
@@ -162,7 +181,7 @@ func (rc *readCtx) readBufferRange(ci, pi, bi int, off, n uint64) ([]byte, error
 		return nil, fmt.Errorf("%w: column %d page %d buffer %d: range [%d, +%d) past its %d bytes",
 			ErrCorruptFile, ci, pi, bi, off, n, e.Size)
 	}
-	return rc.r.readAt(rc.ctx, e.Pos+off, n)
+	return rc.readAt(e.Pos+off, n)
 }
 
 // corrupt wraps a decoding error of column ci, page pi as a corrupt-file error.

@@ -127,22 +127,11 @@ func (rc *readCtx) miniBlockRows(ci, pi int, leaf *schema.Field, mb *enc21pb.Min
 	if mb.GetNumItems() != p.length {
 		return nil, corrupt(ci, pi, fmt.Errorf("%d items in a page of %d rows without lists", mb.GetNumItems(), p.length))
 	}
-	meta, err := rc.readBufferRange(ci, pi, 0, 0, p.bufs[0].Size)
+	chunks, err := rc.chunks(ci, pi, mb)
 	if err != nil {
 		return nil, err
 	}
-	chunks, err := encoding.ParseChunkMeta(meta, mb.GetNumItems(), p.bufs[1].Size, mb.GetHasLargeChunk())
-	if err != nil {
-		return nil, corrupt(ci, pi, err)
-	}
-	c0, c1 := 0, len(chunks)
-	for c0 < len(chunks) && chunks[c0].FirstItem+chunks[c0].Items <= lo {
-		c0++
-	}
-	for c1 > c0 && chunks[c1-1].FirstItem >= hi {
-		c1--
-	}
-	sel := chunks[c0:c1]
+	sel := selectChunks(chunks, lo, hi)
 	var data []byte
 	if len(sel) > 0 {
 		last := sel[len(sel)-1]

@@ -10,7 +10,10 @@
 //	         → encoding.Builder → arrow.Array
 //
 // Only the pages that hold requested rows are read; for 2.1+ mini-block pages without
-// lists, only the chunks that hold them. Errors wrap ErrCorruptFile (bad bytes) or
+// lists, only the chunks that hold them. A Take of a 2.1+ file plans its reads before
+// decoding (prefetch.go): chunk tables first, then the chunks and rows they locate, each
+// round merged across small gaps and fetched with a bounded number of reads in flight.
+// Errors wrap ErrCorruptFile (bad bytes) or
 // ErrNotSupported ("not supported yet: ..."): legacy v1 files, blob columns and layouts,
 // packed structs, map types, and the encodings named in the decoders' errors.
 package file
@@ -68,6 +71,7 @@ func (r *Reader) readMetadata(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read tail: %w", err)
 	}
+	countRead(ctx, len(tail))
 	ft, err := ParseFooter(tail, r.size)
 	if err != nil {
 		return err
@@ -135,6 +139,7 @@ func (r *Reader) readAt(ctx context.Context, off, n uint64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
 	}
+	countRead(ctx, len(b))
 	if uint64(len(b)) != n {
 		return nil, fmt.Errorf("read [%d, +%d): got %d bytes", off, n, len(b))
 	}

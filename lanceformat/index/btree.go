@@ -62,7 +62,7 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 	if !ok1 || !ok2 {
 		return nil, corrupt("%s: null_count/page_idx are %s/%s, want uint32", r.Path(), arrs[2].DataType(), arrs[3].DataType())
 	}
-	for i := 0; i < int(r.NumRows()); i++ {
+	for i := range int(r.NumRows()) {
 		lo, okLo := valueAt(arrs[0], i)
 		hi, okHi := valueAt(arrs[1], i)
 		if !okLo || !okHi {

@@ -136,7 +136,7 @@ func formatUUID(b []byte) string {
 // parseUUID parses a hyphenated (or plain) hex UUID into 16 bytes.
 func parseUUID(s string) ([]byte, error) {
 	var clean []byte
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if s[i] != '-' {
 			clean = append(clean, s[i])
 		}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -85,7 +86,7 @@ func readFragmentColumn(ctx context.Context, ds *table.Dataset, frag *lancepb.Da
 		}
 	}
 	if df == nil {
-		return nil, nil, fmt.Errorf("no data file holds the field")
+		return nil, nil, errors.New("no data file holds the field")
 	}
 	r, err := file.Open(ctx, ds.Store(), ds.Path("data/"+df.GetPath()))
 	if err != nil {

@@ -25,7 +25,7 @@ func DecodeRowTreeMap(b []byte) (*RowSet, error) {
 	}
 	s := NewRowSet()
 	off := 4
-	for i := uint32(0); i < n; i++ {
+	for i := range n {
 		if len(b)-off < 8 {
 			return nil, corrupt("row id tree map: entry %d truncated", i)
 		}

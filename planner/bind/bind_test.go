@@ -2,7 +2,6 @@ package bind_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -103,7 +102,7 @@ func TestBindErrorKinds(t *testing.T) {
 			_, err := bindSQL(t, tc.sql)
 			require.Error(t, err)
 			var e *dberr.Error
-			require.True(t, errors.As(err, &e), "want *dberr.Error, got %T: %v", err, err)
+			require.ErrorAs(t, err, &e, "want *dberr.Error, got %T: %v", err, err)
 			require.Equal(t, tc.kind, e.Kind, err.Error())
 			require.Equal(t, tc.line, e.Line, err.Error())
 			require.Equal(t, tc.column, e.Column, err.Error())

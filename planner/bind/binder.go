@@ -12,6 +12,7 @@ package bind
 
 import (
 	"context"
+	"errors"
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/internal/dberr"
@@ -84,7 +85,8 @@ func statementKind(stmt ast.Statement) string {
 
 // errAt attaches a source position to a classified error that has none.
 func errAt(err error, pos ast.Pos) error {
-	if e, ok := err.(*dberr.Error); ok && e.Line == 0 && pos.Line > 0 {
+	var e *dberr.Error
+	if errors.As(err, &e) && e.Line == 0 && pos.Line > 0 {
 		return e.At(pos.Line, pos.Column)
 	}
 	return err

@@ -55,7 +55,7 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	}
 	if isAggregate(e) {
 		if unsupportedAggregates[e.Name] {
-			return nil, dberr.NotSupported(fmt.Sprintf("aggregate function %s", e.Name))
+			return nil, dberr.NotSupported("aggregate function " + e.Name)
 		}
 		if eb.clause == "aggregate function arguments" {
 			return nil, dberr.New(dberr.Binder, "aggregate function calls cannot be nested")
@@ -90,7 +90,7 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	case functions.Scalars[name] == functions.Generic:
 		return eb.call(name, e.Args...)
 	case unsupportedScalars[name]:
-		return nil, dberr.NotSupported(fmt.Sprintf("function %s", e.Name))
+		return nil, dberr.NotSupported("function " + e.Name)
 	}
 	return nil, dberr.New(dberr.Catalog, "Scalar Function with name %s does not exist!", e.Name)
 }
@@ -137,7 +137,7 @@ func (a *aggContext) bindPostAgg(eb *exprBinder, e ast.Expr) (out plan.Expr, ok 
 
 func (a *aggContext) addAggregate(eb *exprBinder, f *ast.FuncCall) (plan.Expr, error) {
 	if unsupportedAggregates[f.Name] {
-		return nil, dberr.NotSupported(fmt.Sprintf("aggregate function %s", f.Name))
+		return nil, dberr.NotSupported("aggregate function " + f.Name)
 	}
 	argBinder := &exprBinder{b: eb.b, scope: a.input, clause: "aggregate function arguments"}
 	var args []plan.Expr

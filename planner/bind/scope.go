@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,8 +85,8 @@ func colRef(c scopeCol) *plan.ColumnRef {
 }
 
 func isAmbiguous(err error) bool {
-	e, ok := err.(*dberr.Error)
-	return ok && strings.HasPrefix(e.Msg, "Ambiguous")
+	var e *dberr.Error
+	return errors.As(err, &e) && strings.HasPrefix(e.Msg, "Ambiguous")
 }
 
 // find resolves ref in this scope only.

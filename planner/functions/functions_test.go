@@ -1,7 +1,6 @@
 package functions
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -140,7 +139,7 @@ func TestNewCall(t *testing.T) {
 			c, err := NewCall(tc.name, tc.args)
 			if tc.err != 0 {
 				var e *dberr.Error
-				require.True(t, errors.As(err, &e), "want an error, got %v", err)
+				require.ErrorAs(t, err, &e, "want an error, got %v", err)
 				require.Equal(t, tc.err, e.Kind, err.Error())
 				return
 			}

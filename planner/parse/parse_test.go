@@ -213,7 +213,7 @@ func TestParseErrors(t *testing.T) {
 			_, err := Parse(tc.sql)
 			require.Error(t, err)
 			var e *dberr.Error
-			require.True(t, errors.As(err, &e), "want a *dberr.Error, got %T", err)
+			require.ErrorAs(t, err, &e, "want a *dberr.Error, got %T", err)
 			require.Equal(t, tc.kind, e.Kind, err.Error())
 			require.Contains(t, e.Msg, tc.msg)
 			require.Equal(t, tc.line, e.Line, err.Error())

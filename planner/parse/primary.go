@@ -47,7 +47,7 @@ func (p *parser) keywordOrName() (ast.Expr, error) {
 			}
 		}
 	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP":
-		if !(p.peekAt(1).kind == tOp && p.peekAt(1).text == "(") {
+		if p.peekAt(1).kind != tOp || p.peekAt(1).text != "(" {
 			p.next()
 			name := strings.ToLower(kw)
 			if kw == "LOCALTIMESTAMP" {
@@ -100,7 +100,7 @@ func (p *parser) nameExpr() (ast.Expr, error) {
 
 // nullTreatment parses IGNORE NULLS or RESPECT NULLS after a function's arguments.
 func (p *parser) nullTreatment(call *ast.FuncCall) {
-	if !(p.isKw("IGNORE") || p.isKw("RESPECT")) || p.peekAt(1).upper() != "NULLS" {
+	if (!p.isKw("IGNORE") && !p.isKw("RESPECT")) || p.peekAt(1).upper() != "NULLS" {
 		return
 	}
 	call.IgnoreNulls = p.isKw("IGNORE")
@@ -270,7 +270,7 @@ func (p *parser) substringFrom() (e ast.Expr, ok bool, err error) {
 	t := p.next() // SUBSTRING
 	p.next()      // (
 	x, err := p.expr()
-	if err != nil || !(p.isKw("FROM") || p.isKw("FOR")) {
+	if err != nil || (!p.isKw("FROM") && !p.isKw("FOR")) {
 		p.i = start
 		return nil, false, nil
 	}

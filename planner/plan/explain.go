@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -50,7 +51,7 @@ func explainLine(n Node) string {
 	case *Limit:
 		count := "all"
 		if n.Count >= 0 {
-			count = fmt.Sprint(n.Count)
+			count = strconv.FormatInt(n.Count, 10)
 		}
 		return fmt.Sprintf("Limit: offset=%d count=%s", n.Offset, count)
 	case *Join:

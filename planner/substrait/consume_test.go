@@ -2,7 +2,6 @@ package substrait_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -135,7 +134,7 @@ func TestConsumeErrors(t *testing.T) {
 			_, err := consume(p)
 			require.Error(t, err)
 			var e *dberr.Error
-			require.True(t, errors.As(err, &e), "want *dberr.Error, got %T: %v", err, err)
+			require.ErrorAs(t, err, &e, "want *dberr.Error, got %T: %v", err, err)
 			require.Equal(t, tc.kind, e.Kind, err.Error())
 			require.Contains(t, err.Error(), tc.msg)
 			if tc.is != nil {

@@ -1,6 +1,7 @@
 package substrait
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -181,7 +182,7 @@ func fromType(t *pb.Type) (arrow.DataType, error) {
 		}
 		return arrow.ListOf(et), nil
 	case nil:
-		return nil, fmt.Errorf("missing type")
+		return nil, errors.New("missing type")
 	}
 	return nil, dberr.NotSupported(fmt.Sprintf("Substrait type %T", t.GetKind()))
 }

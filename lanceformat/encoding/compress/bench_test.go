@@ -13,7 +13,7 @@ func BenchmarkFastLanesUnpack(b *testing.B) {
 		out := make([]byte, 1024*tw/8)
 		b.Run(fmt.Sprintf("t%d_w%d", tw, w), func(b *testing.B) {
 			b.SetBytes(int64(len(out)))
-			for i := 0; i < b.N; i++ {
+			for range b.N {
 				if err := FastLanesUnpack(tw, w, packed, out); err != nil {
 					b.Fatal(err)
 				}
@@ -26,12 +26,12 @@ func BenchmarkFSSTDecode(b *testing.B) {
 	tab := &FSSTTable{EncoderSwitch: true, Symbols: strs("the ", "and ", "lance", "ing", "e", "a")}
 	var data []byte
 	offs := []uint64{0}
-	for i := 0; i < 1000; i++ {
+	for range 1000 {
 		data = tab.Compress(data, []byte("the lance and the reading of things"))
 		offs = append(offs, uint64(len(data)))
 	}
 	b.SetBytes(int64(35 * 1000))
-	for i := 0; i < b.N; i++ {
+	for range b.N {
 		if _, _, err := DecodeFSSTStrings(tab, offs, data); err != nil {
 			b.Fatal(err)
 		}

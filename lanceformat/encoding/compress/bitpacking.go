@@ -6,7 +6,7 @@ package compress
 // words of byte width bw in values.
 func maxBitWidth(values []byte, n, bw int) int {
 	var or uint64
-	for i := 0; i < n; i++ {
+	for i := range n {
 		or |= getWord(values, i, bw)
 	}
 	return bitWidth(or)
@@ -47,7 +47,7 @@ func DecodeInlineBitpacked(data []byte, t int, n int) ([]byte, error) {
 	}
 	out := make([]byte, blocks*FastLanesBlockValues*bw)
 	pos := 0
-	for b := 0; b < blocks; b++ {
+	for b := range blocks {
 		if len(data)-pos < bw {
 			return nil, corruptf("inline bitpacking: block %d header truncated at byte %d of %d", b, pos, len(data))
 		}
@@ -139,7 +139,7 @@ func DecodeOutOfLineBitpacked(data []byte, t, w int, n int) ([]byte, error) {
 		blocks++
 	}
 	out := make([]byte, max(blocks*FastLanesBlockValues, n)*bw)
-	for b := 0; b < blocks; b++ {
+	for b := range blocks {
 		src := data[b*wordsPerBlock*bw : (b+1)*wordsPerBlock*bw]
 		if err := FastLanesUnpack(t, w, src, out[b*FastLanesBlockValues*bw:]); err != nil {
 			return nil, err
@@ -171,7 +171,7 @@ func EncodeOutOfLineBitpacked(values []byte, t int) (packed []byte, w int, err e
 	w = maxBitWidth(values, n, bw)
 	full, tail := n/FastLanesBlockValues, n%FastLanesBlockValues
 	out := make([]byte, 0, full*FastLanesPackedSize(w)+FastLanesBlockValues*bw)
-	for b := 0; b < full; b++ {
+	for b := range full {
 		if out, err = FastLanesPack(out, t, w, values[b*FastLanesBlockValues*bw:]); err != nil {
 			return nil, 0, err
 		}

@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -20,7 +19,7 @@ func TestInlineBitpackingRoundTrip(t *testing.T) {
 				require.NoError(t, err)
 				got, err := DecodeInlineBitpacked(enc, tw, n)
 				require.NoError(t, err)
-				require.Equal(t, len(vals), len(got))
+				require.Len(t, got, len(vals))
 				require.Equal(t, vals, got, "t=%d n=%d w=%d", tw, n, w)
 			}
 		}
@@ -63,7 +62,7 @@ func TestInlineBitpackingCorrupt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeInlineBitpacked(tc.data, tc.t, tc.n)
 			require.Error(t, err)
-			require.True(t, errors.Is(err, ErrCorrupt), "%v", err)
+			require.ErrorIs(t, err, ErrCorrupt, "%v", err)
 		})
 	}
 }
@@ -132,7 +131,7 @@ func TestOutOfLineCorrupt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeOutOfLineBitpacked(tc.data, tc.t, tc.w, tc.n)
 			require.Error(t, err)
-			require.True(t, errors.Is(err, ErrCorrupt), "%v", err)
+			require.ErrorIs(t, err, ErrCorrupt, "%v", err)
 		})
 	}
 }

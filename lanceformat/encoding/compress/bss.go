@@ -25,7 +25,7 @@ func DecodeByteStreamSplit(data []byte, t int, n int) ([]byte, error) {
 		return nil, corruptf("byte stream split: %d values of %d bits need %d bytes, have %d", n, t, n*bw, len(data))
 	}
 	out := make([]byte, n*bw)
-	for j := 0; j < bw; j++ {
+	for j := range bw {
 		stream := data[j*n : (j+1)*n]
 		for i, b := range stream {
 			out[i*bw+j] = b
@@ -46,8 +46,8 @@ func EncodeByteStreamSplit(values []byte, t int) ([]byte, error) {
 	}
 	bw := t / 8
 	out := make([]byte, len(values))
-	for i := 0; i < n; i++ {
-		for j := 0; j < bw; j++ {
+	for i := range n {
+		for j := range bw {
 			out[j*n+i] = values[i*bw+j]
 		}
 	}

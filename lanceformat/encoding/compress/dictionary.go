@@ -67,7 +67,7 @@ func GatherFixed(indices []byte, indexBits int, n int, dict []byte, valueBytes i
 	}
 	out := make([]byte, n*valueBytes)
 	ib := indexBits / 8
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if !bitIsSet(validity, i) {
 			continue
 		}
@@ -96,7 +96,7 @@ func GatherVariable(indices []byte, indexBits int, n int, dictOffsets []uint64, 
 	entries := uint64(len(dictOffsets) - 1)
 	ib := indexBits / 8
 	total := uint64(0)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if !bitIsSet(validity, i) {
 			continue
 		}
@@ -115,7 +115,7 @@ func GatherVariable(indices []byte, indexBits int, n int, dictOffsets []uint64, 
 	}
 	offs := make([]uint64, n+1)
 	data := make([]byte, 0, total)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if bitIsSet(validity, i) {
 			k := getWord(indices, i, ib)
 			data = append(data, dictData[dictOffsets[k]:dictOffsets[k+1]]...)

@@ -185,7 +185,7 @@ func FastLanesPack(dst []byte, t, w int, values []byte) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, make([]byte, FastLanesPackedSize(w))...)
 	out := dst[start:]
-	for i := 0; i < lanes*w; i++ {
+	for i := range lanes * w {
 		putWord(out, i, bw, words[i])
 	}
 	return dst, nil

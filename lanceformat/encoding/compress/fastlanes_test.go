@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -63,7 +62,7 @@ func TestFastLanesErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := FastLanesUnpack(tc.t, tc.w, tc.packed, out)
 			require.Error(t, err)
-			require.True(t, errors.Is(err, ErrCorrupt))
+			require.ErrorIs(t, err, ErrCorrupt)
 		})
 	}
 }

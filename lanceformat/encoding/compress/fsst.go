@@ -52,7 +52,7 @@ func ParseFSSTSymbolTable(blob []byte) (*FSSTTable, error) {
 		Symbols:       make([][]byte, n),
 	}
 	lens := blob[8+8*n:]
-	for i := 0; i < n; i++ {
+	for i := range n {
 		l := int(lens[i])
 		if l < 1 || l > FSSTMaxSymbolLen {
 			return nil, corruptf("fsst: symbol %d has length %d", i, l)

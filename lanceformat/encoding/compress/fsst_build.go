@@ -65,7 +65,7 @@ func BuildFSSTTable(strs [][]byte) *FSSTTable {
 		}
 	}
 	var syms [][]byte
-	for round := 0; round < fsstRounds; round++ {
+	for range fsstRounds {
 		syms = fsstNextSymbols(newFSSTMatcher(syms), sample)
 	}
 	return &FSSTTable{EncoderSwitch: true, Symbols: syms}

@@ -100,7 +100,7 @@ func TestFSSTBuildTable(t *testing.T) {
 	var in [][]byte
 	words := []string{"alpha", "beta", "gamma", "delta", "epsilon"}
 	total := 0
-	for i := 0; i < 3000; i++ {
+	for i := range 3000 {
 		s := []byte(words[i%5] + " " + words[(i*7)%5] + " " + words[(i*3)%5] + "\xff")
 		in = append(in, s)
 		total += len(s)

@@ -132,7 +132,7 @@ func decompressZstd(src []byte, limit int) ([]byte, error) {
 	}
 	out, err := dec.DecodeAll(src[8:], make([]byte, 0, size))
 	if err != nil {
-		return nil, fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: zstd: %w", ErrCorrupt, err)
 	}
 	if uint64(len(out)) != size {
 		return nil, corruptf("zstd: decoded %d bytes, header says %d", len(out), size)
@@ -153,7 +153,7 @@ func decompressRawZstd(src []byte, limit int) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(dec, int64(limit)+1))
 	if err != nil {
-		return nil, fmt.Errorf("%w: zstd (unprefixed): %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: zstd (unprefixed): %w", ErrCorrupt, err)
 	}
 	if n > int64(limit) {
 		return nil, corruptf("zstd (unprefixed): output exceeds limit %d", limit)
@@ -172,7 +172,7 @@ func decompressLZ4(src []byte, limit int) ([]byte, error) {
 	out := make([]byte, size)
 	n, err := lz4.UncompressBlock(src[4:], out)
 	if err != nil {
-		return nil, fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: lz4: %w", ErrCorrupt, err)
 	}
 	return out[:n], nil
 }

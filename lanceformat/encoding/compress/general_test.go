@@ -28,7 +28,7 @@ func TestGeneralRoundTrip(t *testing.T) {
 			}
 			got, err := Decompress(scheme, enc, 0)
 			require.NoError(t, err)
-			require.Equal(t, len(in), len(got))
+			require.Len(t, got, len(in))
 			require.True(t, bytes.Equal(in, got), "%v len %d", scheme, len(in))
 		}
 	}

@@ -13,7 +13,7 @@ var wordWidths = []int{8, 16, 32, 64}
 func randWords(r *rand.Rand, n, t, w int) []byte {
 	out := make([]byte, n*t/8)
 	mask := widthMask(w)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		putWord(out, i, t/8, r.Uint64()&mask)
 	}
 	return out
@@ -27,12 +27,12 @@ func refPack(t, w int, values []byte) []byte {
 	lanes := 1024 / t
 	bw := t / 8
 	out := make([]byte, 128*w)
-	for lane := 0; lane < lanes; lane++ {
+	for lane := range lanes {
 		b := 0
-		for row := 0; row < t; row++ {
+		for row := range t {
 			idx := []int{0, 4, 2, 6, 1, 5, 3, 7}[row/8]*16 + (row%8)*128 + lane
 			v := getWord(values, idx, bw)
-			for bit := 0; bit < w; bit++ {
+			for bit := range w {
 				if v>>uint(bit)&1 == 1 {
 					word := lanes*(b/t) + lane
 					byteIdx := word*bw + (b%t)/8
@@ -52,8 +52,8 @@ func TestRefPackMatchesSpecForFullWidth(t *testing.T) {
 		vals := randWords(r, 1024, tw, tw)
 		packed := refPack(tw, tw, vals)
 		lanes := 1024 / tw
-		for row := 0; row < tw; row++ {
-			for lane := 0; lane < lanes; lane++ {
+		for row := range tw {
+			for lane := range lanes {
 				require.Equal(t, getWord(vals, flIndex(row, lane), tw/8), getWord(packed, lanes*row+lane, tw/8))
 			}
 		}

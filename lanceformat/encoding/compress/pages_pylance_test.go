@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -155,7 +156,7 @@ func checkList(t *testing.T, bits int, rows []any, col *column) {
 			null[len(null)-1] = true
 		}
 	}
-	require.Equal(t, item*bits/8, len(col.fixed), "all visible items consumed")
+	require.Len(t, col.fixed, item*bits/8, "all visible items consumed")
 	require.Len(t, got, len(rows))
 	for i, row := range rows {
 		if row == nil {
@@ -234,10 +235,10 @@ func decodePage(layoutTree map[string]any, bufs [][]byte, col *column, rows int,
 		// only writes single-page constant columns, so rows is the page).
 		raw, _ := layout["inline_value"].([]any)
 		if raw == nil || layout["def_compression"] != nil || len(bufs) != 0 {
-			return fmt.Errorf("test walker: only all-valid inline constants handled")
+			return errors.New("test walker: only all-valid inline constants handled")
 		}
 		seen["constant"] = true
-		for r := 0; r < rows; r++ {
+		for range rows {
 			for _, b := range raw {
 				col.fixed = append(col.fixed, byte(num(b)))
 			}
@@ -268,7 +269,7 @@ func splitChunks(meta, data []byte, large bool, numItems int) ([]chunkInfo, erro
 	}
 	var chunks []chunkInfo
 	pos, items := 0, 0
-	for i := 0; i < len(meta)/ws; i++ {
+	for i := range len(meta) / ws {
 		w := getWord(meta, i, ws)
 		size := int((w>>4)+1) * 8
 		n := numItems - items
@@ -535,7 +536,7 @@ func decodeBlock(ce any, buf []byte, n int, seen map[string]bool) (decodedValues
 // value when value_compression is General.
 func decodeFullZipPage(l map[string]any, bufs [][]byte, col *column, seen map[string]bool) error {
 	if num(l["bits_rep"]) != 0 || num(l["bits_def"]) != 0 {
-		return fmt.Errorf("test walker: full-zip levels not handled")
+		return errors.New("test walker: full-zip levels not handled")
 	}
 	dname, details := variant(l["details"])
 	if dname != "BitsPerOffset" {
@@ -587,7 +588,7 @@ func decode20Binary(root map[string]any, bufs [][]byte, col *column, seen map[st
 	_, flat := variant(obj(bin["bytes"])["array_encoding"])
 	comp := obj(flat["compression"])
 	if comp == nil {
-		return fmt.Errorf("test walker: 2.0 bytes without compression")
+		return errors.New("test walker: 2.0 bytes without compression")
 	}
 	scheme, err := ParseScheme(comp["scheme"].(string))
 	if err != nil {
@@ -599,7 +600,7 @@ func decode20Binary(root map[string]any, bufs [][]byte, col *column, seen map[st
 		return err
 	}
 	start := uint64(0)
-	for i := 0; i < len(bufs[0])/8; i++ {
+	for i := range len(bufs[0]) / 8 {
 		end := getWord(bufs[0], i, 8)
 		if end < start || end > uint64(len(data)) {
 			return fmt.Errorf("2.0 offset %d out of range", i)

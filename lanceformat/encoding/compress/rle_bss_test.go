@@ -46,7 +46,7 @@ func TestRLERoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			got, err := DecodeRLE(rv, rl, tw, n)
 			require.NoError(t, err)
-			require.Equal(t, len(vals), len(got))
+			require.Len(t, got, len(vals))
 			require.Equal(t, vals, got)
 		}
 	}
@@ -97,7 +97,7 @@ func TestByteStreamSplit(t *testing.T) {
 func TestRLEWide(t *testing.T) {
 	// 1000 equal i32 values with u16 run lengths: one run.
 	in := make([]byte, 4000)
-	for i := 0; i < 1000; i++ {
+	for i := range 1000 {
 		putWord(in, i, 4, 42)
 	}
 	vals, lens, err := EncodeRLEWidth(in, 32, 16)
