@@ -11,10 +11,12 @@
 package lancecat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +45,8 @@ type Catalog struct {
 type manifestKey struct {
 	table   string
 	version uint64
+	size    int64 // with modTime: the manifest object's identity in the listing
+	modTime int64
 }
 
 // New returns a catalog of the tables under the root of store.
@@ -107,34 +111,34 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 }
 
 // resolve finds the manifest at names, mapping "not found" errors to the catalog sentinels.
+// It lists _versions/ once: the listing says which versions exist now (a table dropped and
+// created again reuses version numbers), and cached manifests are keyed by the manifest
+// object's identity in that listing, never by the version number alone.
 func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, at catalog.VersionRef) (*table.Manifest, error) {
-	latest, err := ds.LatestVersion(ctx)
-	if errors.Is(err, table.ErrVersionNotFound) {
-		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
-	}
+	vs, err := ds.Manifests(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load table %q: %w", name, err)
+	}
+	if len(vs) == 0 {
+		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
 	}
 	var m *table.Manifest
 	switch {
 	case at.IsLatest():
-		m, err = c.checkout(ctx, name, ds, latest)
+		m, err = c.manifest(ctx, name, ds, vs[len(vs)-1])
 	case at.Version != 0:
-		m, err = c.checkout(ctx, name, ds, at.Version)
+		m, err = c.version(ctx, name, ds, vs, at.Version)
 	case at.Tag != "":
 		var t table.Tag
 		if t, err = ds.Tag(ctx, at.Tag); err == nil {
 			if t.Branch != "" && t.Branch != "main" {
 				err = fmt.Errorf("tag %q is on branch %q: not supported yet: branches", at.Tag, t.Branch)
 			} else {
-				m, err = c.checkout(ctx, name, ds, t.Version)
+				m, err = c.version(ctx, name, ds, vs, t.Version)
 			}
 		}
 	default:
 		m, err = ds.CheckoutAsOf(ctx, at.Timestamp)
-		if err == nil {
-			c.manifests.Add(manifestKey{name, m.Version()}, m)
-		}
 	}
 	if errors.Is(err, table.ErrVersionNotFound) || errors.Is(err, table.ErrTagNotFound) {
 		return nil, fmt.Errorf("load table %q at %s: %w: %w", name, at, catalog.ErrNoSuchVersion, err)
@@ -145,12 +149,22 @@ func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, a
 	return m, nil
 }
 
-func (c *Catalog) checkout(ctx context.Context, name string, ds *table.Dataset, v uint64) (*table.Manifest, error) {
-	key := manifestKey{name, v}
+// version loads version v if the listing has it.
+func (c *Catalog) version(ctx context.Context, name string, ds *table.Dataset, vs []table.VersionInfo, v uint64) (*table.Manifest, error) {
+	i, ok := slices.BinarySearchFunc(vs, v, func(vi table.VersionInfo, v uint64) int { return cmp.Compare(vi.Version, v) })
+	if !ok {
+		return nil, fmt.Errorf("dataset %s: version %d: %w", name, v, table.ErrVersionNotFound)
+	}
+	return c.manifest(ctx, name, ds, vs[i])
+}
+
+// manifest loads the manifest a listing entry names, through the cache.
+func (c *Catalog) manifest(ctx context.Context, name string, ds *table.Dataset, vi table.VersionInfo) (*table.Manifest, error) {
+	key := manifestKey{name, vi.Version, vi.Size, vi.ModTime.UnixNano()}
 	if m, ok := c.manifests.Get(key); ok {
 		return m, nil
 	}
-	m, err := ds.Checkout(ctx, v)
+	m, err := ds.Load(ctx, vi)
 	if err != nil {
 		return nil, err
 	}

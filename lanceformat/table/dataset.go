@@ -23,6 +23,7 @@ type VersionInfo struct {
 	Version   uint64
 	Path      string    // manifest path in the store
 	Size      int64     // manifest size in bytes
+	ModTime   time.Time // the manifest object's modification time, from the listing
 	Timestamp time.Time // commit time; only set by Versions
 }
 
@@ -70,7 +71,7 @@ func (d *Dataset) listVersions(ctx context.Context) ([]VersionInfo, error) {
 			continue
 		}
 		schemes[v] = scheme
-		byVersion[v] = VersionInfo{Version: v, Path: o.Path, Size: o.Size}
+		byVersion[v] = VersionInfo{Version: v, Path: o.Path, Size: o.Size, ModTime: o.ModTime}
 	}
 	out := make([]VersionInfo, 0, len(byVersion))
 	for _, vi := range byVersion {
@@ -85,6 +86,18 @@ func (d *Dataset) describe() string {
 		return "dataset at store root"
 	}
 	return "dataset " + d.root
+}
+
+// Manifests lists the committed versions, oldest first, from one listing of _versions/
+// (without reading the manifests, so Timestamp is not set). A dataset that does not exist
+// has none.
+func (d *Dataset) Manifests(ctx context.Context) ([]VersionInfo, error) {
+	return d.listVersions(ctx)
+}
+
+// Load reads the manifest a listing entry names.
+func (d *Dataset) Load(ctx context.Context, vi VersionInfo) (*Manifest, error) {
+	return d.load(ctx, vi.Path, vi.Version, vi.Size)
 }
 
 // LatestVersion returns the newest committed version number. It fails with
