@@ -30,13 +30,23 @@ func (r *Reader) ReadRange(ctx context.Context, fieldIDs []int32, start, end uin
 // It returns one array per field id, in order; the caller must Release them.
 func (r *Reader) Take(ctx context.Context, fieldIDs []int32, rows []uint64,
 	mem memory.Allocator) ([]arrow.Array, error) {
+	runs, err := RowRuns(r.path, r.numRows, rows)
+	if err != nil {
+		return nil, err
+	}
+	return r.read(ctx, fieldIDs, runs, mem)
+}
+
+// RowRuns turns the sorted, unique row offsets of a take from a file of numRows rows into
+// runs of consecutive rows [start, end), checking the offsets.
+func RowRuns(path string, numRows uint64, rows []uint64) ([][2]uint64, error) {
 	var runs [][2]uint64
 	for i, row := range rows {
-		if row >= r.numRows {
-			return nil, fmt.Errorf("take from %s: row %d out of range (file has %d)", r.path, row, r.numRows)
+		if row >= numRows {
+			return nil, fmt.Errorf("take from %s: row %d out of range (file has %d)", path, row, numRows)
 		}
 		if i > 0 && row <= rows[i-1] {
-			return nil, fmt.Errorf("take from %s: rows must be sorted and unique (%d after %d)", r.path, row, rows[i-1])
+			return nil, fmt.Errorf("take from %s: rows must be sorted and unique (%d after %d)", path, row, rows[i-1])
 		}
 		if n := len(runs); n > 0 && runs[n-1][1] == row {
 			runs[n-1][1]++
@@ -44,7 +54,7 @@ func (r *Reader) Take(ctx context.Context, fieldIDs []int32, rows []uint64,
 			runs = append(runs, [2]uint64{row, row + 1})
 		}
 	}
-	return r.read(ctx, fieldIDs, runs, mem)
+	return runs, nil
 }
 
 func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/lanceformat/encoding"
+	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/schema"
 )
 
@@ -27,19 +28,9 @@ func (r *Reader) ReadRange(ctx context.Context, fieldIDs []int32, start, end uin
 // It returns one array per field id, in order; the caller must Release them.
 func (r *Reader) Take(ctx context.Context, fieldIDs []int32, rows []uint64,
 	mem memory.Allocator) ([]arrow.Array, error) {
-	var runs [][2]uint64
-	for i, row := range rows {
-		if row >= r.numRows {
-			return nil, fmt.Errorf("take from %s: row %d out of range (file has %d)", r.path, row, r.numRows)
-		}
-		if i > 0 && row <= rows[i-1] {
-			return nil, fmt.Errorf("take from %s: rows must be sorted and unique (%d after %d)", r.path, row, rows[i-1])
-		}
-		if n := len(runs); n > 0 && runs[n-1][1] == row {
-			runs[n-1][1]++
-		} else {
-			runs = append(runs, [2]uint64{row, row + 1})
-		}
+	runs, err := file.RowRuns(r.path, r.numRows, rows)
+	if err != nil {
+		return nil, err
 	}
 	return r.read(ctx, fieldIDs, runs, mem)
 }
