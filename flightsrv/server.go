@@ -120,7 +120,7 @@ func (s *Server) NewFlightServer() flight.Server {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 	}
 	fs := flight.NewServerWithMiddleware(mw, opts...)
-	fs.RegisterFlightService(flightsql.NewFlightServerWithAllocator(s, s.env.Mem))
+	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s})
 	return fs
 }
 
