@@ -81,7 +81,7 @@ func (b *binder) loadTable(name string, at catalog.VersionRef) (catalog.Table, e
 		return t, nil
 	}
 	if !errors.Is(err, catalog.ErrNoSuchTable) {
-		return nil, catalogError(name, at, err)
+		return nil, catalog.LoadError(name, at, err)
 	}
 	names, lerr := b.cat.ListTables(b.ctx)
 	if lerr != nil {
@@ -94,25 +94,13 @@ func (b *binder) loadTable(name string, at catalog.VersionRef) (catalog.Table, e
 		}
 	}
 	if len(match) != 1 {
-		return nil, catalogError(name, at, err)
+		return nil, catalog.LoadError(name, at, err)
 	}
 	t, err = b.cat.LoadTable(b.ctx, match[0], at)
 	if err != nil {
-		return nil, catalogError(match[0], at, err)
+		return nil, catalog.LoadError(match[0], at, err)
 	}
 	return t, nil
-}
-
-func catalogError(name string, at catalog.VersionRef, err error) error {
-	switch {
-	case errors.Is(err, catalog.ErrNoSuchTable):
-		return dberr.Wrap(dberr.Catalog, err, "Table with name %s does not exist!", name)
-	case errors.Is(err, catalog.ErrNoSuchVersion):
-		return dberr.Wrap(dberr.Catalog, err, "table %s has no %s", name, at)
-	case errors.As(err, new(*dberr.Error)):
-		return err
-	}
-	return dberr.Wrap(dberr.IO, err, "load table %s at %s", name, at)
 }
 
 // bindAt evaluates the AT clause's constant expression once, into a VersionRef.

@@ -2,7 +2,6 @@ package substrait
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -316,19 +315,6 @@ func (c *consumer) constInt(e *pb.Expression, path string) (int64, error) {
 		return 0, invalid(path, "want an integer, got %s", lit.Type())
 	}
 	return n, nil
-}
-
-// catalogError classifies a table load failure.
-func catalogError(name string, at catalog.VersionRef, err error) error {
-	switch {
-	case errors.Is(err, catalog.ErrNoSuchTable):
-		return dberr.Wrap(dberr.Catalog, err, "Table with name %s does not exist!", name)
-	case errors.Is(err, catalog.ErrNoSuchVersion):
-		return dberr.Wrap(dberr.Catalog, err, "table %s has no %s", name, at)
-	case errors.As(err, new(*dberr.Error)):
-		return err
-	}
-	return dberr.Wrap(dberr.IO, err, "load table %s at %s", name, at)
 }
 
 // sortKeys converts sort fields over the input schema in.

@@ -51,7 +51,7 @@ func (c *consumer) read(r *pb.ReadRel, path string) (plan.Node, error) {
 	at := catalog.VersionRef{Version: pin.GetVersion()}
 	t, err := c.cat.LoadTable(c.ctx, name, at)
 	if err != nil {
-		return nil, catalogError(name, at, err)
+		return nil, catalog.LoadError(name, at, err)
 	}
 	if err := checkBaseSchema(r.GetBaseSchema(), t, path); err != nil {
 		return nil, err
