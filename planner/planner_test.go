@@ -3,7 +3,6 @@ package planner_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/planner"
 	"github.com/flightd/flightd/planner/internal/plantest"
 	"github.com/flightd/flightd/planner/plan"
@@ -137,10 +137,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // sums integers to HUGEINT (we use BIGINT), and it double-quotes keywords such as "name"
 // inside generated column names (we do not; quotes are removed before comparing).
 func TestDuckDBResultSchemas(t *testing.T) {
-	python := "../.venv/bin/python"
-	if _, err := os.Stat(python); err != nil {
-		t.Skip("needs the Python venv with duckdb (make test builds it): " + err.Error())
-	}
+	python := testutil.Python(t)
 	queries := []string{
 		"SELECT * FROM t",
 		"SELECT id AS i, name, SCORE FROM t AS x",

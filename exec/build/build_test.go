@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +22,7 @@ import (
 	"github.com/flightd/flightd/exec/build"
 	"github.com/flightd/flightd/exec/exectest"
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -179,9 +178,7 @@ var queries = []query{
 func TestEndToEnd(t *testing.T) {
 	want := duckdbResults(t)
 	for _, q := range queries {
-		if want != nil {
-			require.NotEmpty(t, want[q.name], "DuckDB returned no rows for %s", q.name)
-		}
+		require.NotEmpty(t, want[q.name], "DuckDB returned no rows for %s", q.name)
 	}
 	for _, q := range queries {
 		for _, env := range []struct{ batch, par int }{{7, 1}, {7, 4}, {0, 1}, {0, 3}} {
@@ -203,9 +200,7 @@ func TestEndToEnd(t *testing.T) {
 				if q.name == "count-star" {
 					require.Equal(t, exectest.Rows{{int64(nRows)}}, got) // independent of DuckDB
 				}
-				if want != nil {
-					exectest.RequireRows(t, want[q.name], got, q.ordered)
-				}
+				exectest.RequireRows(t, want[q.name], got, q.ordered)
 			})
 		}
 	}
@@ -225,14 +220,9 @@ func newTable(t *testing.T, mem memory.Allocator) (*memcat.Catalog, catalog.Tabl
 }
 
 // duckdbResults runs every query in DuckDB (the pinned peer in .venv) and returns the rows
-// by query name; nil (with a logged skip reason) when the venv is absent.
+// by query name.
 func duckdbResults(t *testing.T) map[string]exectest.Rows {
-	py, err := filepath.Abs("../../.venv/bin/python")
-	require.NoError(t, err)
-	if _, err := os.Stat(py); err != nil {
-		t.Logf("DuckDB differential check skipped: %s not found (make test builds the venv)", py)
-		return nil
-	}
+	py := testutil.Python(t)
 	sqls := map[string]string{}
 	for _, q := range queries {
 		sqls[q.name] = q.sql

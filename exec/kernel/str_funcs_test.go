@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flightd/flightd/exec/kernel"
+	"github.com/flightd/flightd/internal/testutil"
 )
 
 // The scalar kernels are checked against DuckDB itself: every case is rendered as a SQL
@@ -139,11 +137,7 @@ func argArray(t *testing.T, mem memory.Allocator, v any) arrow.Array {
 // rendered as JSON (see the script), or the error message prefixed by "ERROR:".
 func duckdbValues(t *testing.T, exprs []string) []any {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	py := filepath.Join(filepath.Dir(file), "..", "..", ".venv", "bin", "python")
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("DuckDB differential test needs the project venv (%s): run make test to build it", py)
-	}
+	py := testutil.Python(t)
 	in, err := json.Marshal(exprs)
 	require.NoError(t, err)
 	cmd := exec.Command(py, "-c", duckdbScript)

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	flexec "github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/exec/exectest"
 	"github.com/flightd/flightd/exec/ops"
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -163,9 +162,6 @@ func TestWindowMatchesDuckDB(t *testing.T) {
 		cases[k].sql = strings.Replace(cases[k].sql, "BETWEEN o PRECEDING", "BETWEEN coalesce(o, 0) PRECEDING", 1)
 	}
 	want := duckdbWindow(t, input, cases)
-	if want == nil {
-		t.Skip("DuckDB differential check skipped: .venv/bin/python not found (make test builds the venv)")
-	}
 	funcs := make([]plan.WindowFunc, len(cases))
 	for k, c := range cases {
 		funcs[k] = c.f
@@ -227,11 +223,7 @@ func runWindow(t *testing.T, input exectest.Rows, funcs []plan.WindowFunc, size 
 // duckdbWindow runs every case's expression over input in DuckDB and returns, per case, the
 // values in id order; nil when the venv is absent.
 func duckdbWindow(t *testing.T, input exectest.Rows, cases []diffCase) [][]any {
-	py, err := filepath.Abs("../../.venv/bin/python")
-	require.NoError(t, err)
-	if _, err := os.Stat(py); err != nil {
-		return nil
-	}
+	py := testutil.Python(t)
 	sqls := make([]string, len(cases))
 	for k, c := range cases {
 		sqls[k] = c.sql

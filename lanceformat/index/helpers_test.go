@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 )
 
@@ -121,20 +122,10 @@ func fixturesDir(t testing.TB) string {
 	return dir
 }
 
-// python returns the venv interpreter, skipping the test when the venv is absent.
-func python(t testing.TB) string {
-	t.Helper()
-	py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("python venv not found at %s (run `make test` to build it): skipping", py)
-	}
-	return py
-}
-
 // oracle runs testdata/pylance_oracle.py with the given command, stdin and directory.
 func oracle(t testing.TB, cmd, dir string, stdin any) []byte {
 	t.Helper()
-	c := exec.Command(python(t), filepath.Join("testdata", "pylance_oracle.py"), cmd, dir)
+	c := exec.Command(testutil.Python(t), filepath.Join("testdata", "pylance_oracle.py"), cmd, dir)
 	if stdin != nil {
 		in, err := json.Marshal(stdin)
 		require.NoError(t, err)
@@ -157,7 +148,7 @@ var (
 // Tests must not modify it.
 func sharedDataset(t *testing.T) string {
 	t.Helper()
-	py := python(t)
+	py := testutil.Python(t)
 	sharedOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "index-oracle-")
 		if err != nil {
@@ -201,7 +192,7 @@ func sharedTruth(t *testing.T) truth {
 			truthErr = err
 			return
 		}
-		c := exec.Command(python(t), filepath.Join("testdata", "pylance_oracle.py"), "query", dir)
+		c := exec.Command(testutil.Python(t), filepath.Join("testdata", "pylance_oracle.py"), "query", dir)
 		c.Stdin = bytes.NewReader(in)
 		out, err := c.Output()
 		if err != nil {
@@ -223,7 +214,7 @@ var (
 // plainCopy returns a fresh copy of the dataset without indices (build_plain), built once.
 func plainCopy(t *testing.T) string {
 	t.Helper()
-	py := python(t)
+	py := testutil.Python(t)
 	plainOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "index-plain-")
 		if err != nil {
