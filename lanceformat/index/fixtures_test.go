@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/index"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -17,7 +18,7 @@ import (
 // listFixture lists the indices of the latest version of an old-Lance fixture.
 func listFixture(t *testing.T, rel string) (*table.Dataset, *table.Manifest, []index.Info) {
 	t.Helper()
-	dir := filepath.Join(fixturesDir(t), rel)
+	dir := filepath.Join(testutil.SharedFixtures(t), rel)
 	ctx := context.Background()
 	ds := table.OpenDataset(dirStore{dir}, "")
 	m, err := ds.Latest(ctx)
@@ -118,7 +119,7 @@ func TestSearchFixtures(t *testing.T) {
 		var out struct {
 			Results map[string][]uint64 `json:"results"`
 		}
-		require.NoError(t, json.Unmarshal(oracle(t, "query", filepath.Join(fixturesDir(t), rel), list), &out))
+		require.NoError(t, json.Unmarshal(oracle(t, "query", filepath.Join(testutil.SharedFixtures(t), rel), list), &out))
 		truth[rel] = out.Results
 	}
 	for _, c := range cases {

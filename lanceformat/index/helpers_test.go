@@ -97,31 +97,6 @@ func (s dirStore) Delete(_ context.Context, p string) error {
 	return err
 }
 
-// repoRoot finds the module root (the directory holding go.mod).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-}
-
-// fixturesDir is the old-Lance fixture corpus; tests skip when it is absent.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "lance-test-data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("old-Lance fixtures not found at %s: skipping", dir)
-	}
-	return dir
-}
-
 // oracle runs testdata/pylance_oracle.py with the given command, stdin and directory.
 func oracle(t testing.TB, cmd, dir string, stdin any) []byte {
 	t.Helper()

@@ -9,13 +9,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
 // TestOldLanceFixtures opens every dataset of the old-Lance compatibility corpus, reads all
 // of its versions, and checks facts documented in the corpus README.
 func TestOldLanceFixtures(t *testing.T) {
-	root := fixturesDir(t)
+	root := testutil.SharedFixtures(t)
 	ctx := context.Background()
 	var datasets []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -93,17 +93,6 @@ func (s dirStore) Delete(_ context.Context, p string) error {
 	return err
 }
 
-// fixturesDir returns ../shared/fixtures/lance-test-data relative to the repository root,
-// skipping the test when it is absent.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(testutil.RepoRoot(t), "..", "shared", "fixtures", "lance-test-data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("old-Lance fixtures not found at %s: skipping", dir)
-	}
-	return dir
-}
-
 // fragExpect, dsExpect mirror the JSON printed by testdata/make_datasets.py.
 type fragExpect struct {
 	ID           uint64 `json:"id"`
