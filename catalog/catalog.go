@@ -94,6 +94,40 @@ type ScanRequest struct {
 	// Limit caps the number of rows a morsel needs to produce; negative means no limit.
 	// It is a hint: readers may produce more, the plan still applies its own limit.
 	Limit int64
+	// RowID appends, after Columns, a non-null uint64 column named RowIDColumn: the row's
+	// stable row id when the table has stable row ids, its row address otherwise.
+	RowID bool
+	// RowAddr appends, after Columns and after the row id column when both are asked, a
+	// non-null uint64 column named RowAddrColumn: the row's address.
+	RowAddr bool
+	// Index, when set, lets the table read only the rows its scalar indexes select (see
+	// Indexed): Morsels drops fragments and ranges without selected rows, Scan reads only
+	// selected rows. The selection is a superset of the matching rows: the plan still
+	// applies the full filter. Tables without indexes ignore it.
+	Index *IndexFilter
+}
+
+// Names of the hidden row columns a ScanRequest can ask for. They never appear in
+// Table.Schema(); a table with a real column of the same name keeps its real column.
+const (
+	// RowIDColumn is the name of the row id column (ScanRequest.RowID).
+	RowIDColumn = "_rowid"
+	// RowAddrColumn is the name of the row address column (ScanRequest.RowAddr): for Lance
+	// tables fragment id << 32 | physical offset in the fragment.
+	RowAddrColumn = "_rowaddr"
+)
+
+// RowFields returns the fields of the hidden row columns r asks for, in output order
+// (after the fields of Columns).
+func (r ScanRequest) RowFields() []arrow.Field {
+	var out []arrow.Field
+	if r.RowID {
+		out = append(out, arrow.Field{Name: RowIDColumn, Type: arrow.PrimitiveTypes.Uint64})
+	}
+	if r.RowAddr {
+		out = append(out, arrow.Field{Name: RowAddrColumn, Type: arrow.PrimitiveTypes.Uint64})
+	}
+	return out
 }
 
 // Morsel is a contiguous range of rows of one fragment. It is a plain value so that it can

@@ -62,13 +62,19 @@ func TestMemoryPoolUnlimitedAndNil(t *testing.T) {
 // limit and always balance.
 func TestMemoryPoolConcurrent(t *testing.T) {
 	p := exec.NewMemoryPool(10_000)
-	var wg sync.WaitGroup
+	var wg, grown sync.WaitGroup
 	var mu sync.Mutex
+	release := make(chan struct{})
 	refused := 0
+	grown.Add(8)
 	for range 8 {
 		wg.Go(func() {
 			r := p.NewReservation("worker")
 			defer r.Free()
+			// Hold what was reserved until every worker has grown, so the workers compete
+			// for the pool however the scheduler runs them.
+			defer func() { <-release }()
+			defer grown.Done()
 			for range 1000 {
 				if err := r.TryGrow(7); err != nil {
 					mu.Lock()
@@ -80,6 +86,8 @@ func TestMemoryPoolConcurrent(t *testing.T) {
 			}
 		})
 	}
+	grown.Wait()
+	close(release)
 	wg.Wait()
 	require.Zero(t, p.Used())
 	require.Positive(t, refused, "8×7000 bytes asked of a 10000-byte pool")

@@ -60,6 +60,7 @@ func (a *Authenticator) authorize(ctx context.Context, handshake bool) (context.
 	if handshake {
 		reply = metadata.Pairs("authorization", "Bearer "+token)
 	}
+	noteUser(ctx, user)
 	return context.WithValue(ctx, userKey{}, user), reply, nil
 }
 

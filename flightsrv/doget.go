@@ -1,8 +1,10 @@
 package flightsrv
 
 import (
+	"context"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
@@ -21,18 +23,34 @@ type flightService struct {
 	srv *Server
 }
 
-// DoGet streams a statement ticket's results, releasing every batch whatever happens.
+// DoGet streams a statement ticket's results, releasing every batch whatever happens. The
+// stream is registered under the ticket's query id, so CancelFlightInfo and Drain can end it.
 func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
 	var msg anypb.Any
 	var cmd pb.TicketStatementQuery
 	if proto.Unmarshal(t.GetTicket(), &msg) != nil || !msg.MessageIs(&cmd) || msg.UnmarshalTo(&cmd) != nil {
 		return f.FlightServer.DoGet(t, stream)
 	}
-	ctx := stream.Context()
-	sc, ch, err := f.srv.DoGetStatement(ctx, statementTicketCmd{&cmd})
+	tp, err := f.srv.statementPayload(cmd.GetStatementHandle())
 	if err != nil {
 		return err
 	}
+	noteQuery(stream.Context(), tp.Query)
+	ctx, done, err := f.srv.queries.start(stream.Context(), tp.Query)
+	if err != nil {
+		return err
+	}
+	defer done()
+	op, err := f.srv.run(ctx, tp)
+	if err != nil {
+		return err
+	}
+	return f.send(ctx, stream, op.Schema(), f.srv.stream(ctx, op))
+}
+
+// send writes the chunks of ch to the client. When ctx is cancelled it returns the cause
+// (CancelFlightInfo, shutdown or the client's own cancellation).
+func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch <-chan flight.StreamChunk) error {
 	defer func() { // the producer stops on ctx; drain whatever it still sends
 		for chunk := range ch {
 			if chunk.Data != nil {
@@ -43,21 +61,29 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 	wr := flight.NewRecordWriter(stream, ipc.WithSchema(sc), ipc.WithAllocator(f.srv.env.Mem))
 	defer wr.Close()
 	for {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return context.Cause(ctx)
 		case chunk, ok := <-ch:
 			if !ok {
 				return nil
 			}
 			if chunk.Err != nil {
+				if ctx.Err() != nil {
+					return context.Cause(ctx)
+				}
 				return chunk.Err
 			}
+			rows := chunk.Data.NumRows()
 			err := wr.Write(chunk.Data)
 			chunk.Data.Release()
 			if err != nil {
 				return fmt.Errorf("send results: %w", err)
 			}
+			noteRows(ctx, rows)
 		}
 	}
 }

@@ -18,15 +18,15 @@ import (
 // aggregates, limits, joins) get one endpoint.
 
 // endpoints returns the endpoints of a planned query: up to s.maxEndpoints shards when the
-// plan allows it, spread over the configured locations.
-func (s *Server) endpoints(ctx context.Context, p *planner.Prepared) ([]*flight.FlightEndpoint, error) {
+// plan allows it, spread over the configured locations. Every ticket carries the query id.
+func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, id queryID) ([]*flight.FlightEndpoint, error) {
 	n, err := s.shardCount(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	eps := make([]*flight.FlightEndpoint, n)
 	for i := range n {
-		payload := ticketPayload{Shard: plan.Shard{Index: i, Count: n}, Analyze: p.Analyze, Plan: p.Substrait}.encode()
+		payload := ticketPayload{Shard: plan.Shard{Index: i, Count: n}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}.encode()
 		ticket, err := statementTicket(s.tickets.encode(kindPlan, payload, ticketTTL))
 		if err != nil {
 			return nil, err
@@ -104,19 +104,34 @@ func withShard(n plan.Node, sh plan.Shard) (plan.Node, error) {
 // ticketPayload is what a statement ticket carries besides flightd's envelope (ticket.go).
 type ticketPayload struct {
 	Shard   plan.Shard
-	Analyze bool   // EXPLAIN ANALYZE: run Plan and return its profile
-	Plan    []byte // Substrait, table versions pinned
+	Analyze bool    // EXPLAIN ANALYZE: run Plan and return its profile
+	Query   queryID // the statement's id (logs, CancelFlightInfo); zero in tickets without one
+	Plan    []byte  // Substrait, table versions pinned
 }
 
-// encode lays the payload out as: shard index uvarint | shard count uvarint | flags u8 | plan.
+// Flags of the payload's flags byte.
+const (
+	flagAnalyze byte = 1 << iota // Analyze is set
+	flagQueryID                  // a 16-byte query id follows the flags byte
+	knownFlags  = flagAnalyze | flagQueryID
+)
+
+// encode lays the payload out as: shard index uvarint | shard count uvarint | flags u8 |
+// [query id, 16 bytes, when flagQueryID] | plan. Decoders that predate a flag refuse it.
 func (tp ticketPayload) encode() []byte {
 	b := binary.AppendUvarint(nil, uint64(tp.Shard.Index))
 	b = binary.AppendUvarint(b, uint64(tp.Shard.Count))
 	var flags byte
 	if tp.Analyze {
-		flags |= 1
+		flags |= flagAnalyze
+	}
+	if !tp.Query.isZero() {
+		flags |= flagQueryID
 	}
 	b = append(b, flags)
+	if flags&flagQueryID != 0 {
+		b = append(b, tp.Query[:]...)
+	}
 	return append(b, tp.Plan...)
 }
 
@@ -132,12 +147,18 @@ func decodeTicketPayload(b []byte) (ticketPayload, error) {
 		return ticketPayload{}, bad
 	}
 	flags := b[n1+n2]
-	if flags&^1 != 0 {
+	if flags&^knownFlags != 0 {
 		return ticketPayload{}, bad
 	}
-	return ticketPayload{
-		Shard:   plan.Shard{Index: int(idx), Count: int(cnt)},
-		Analyze: flags&1 != 0,
-		Plan:    b[n1+n2+1:],
-	}, nil
+	tp := ticketPayload{Shard: plan.Shard{Index: int(idx), Count: int(cnt)}, Analyze: flags&flagAnalyze != 0}
+	rest := b[n1+n2+1:]
+	if flags&flagQueryID != 0 {
+		if len(rest) < len(tp.Query) {
+			return ticketPayload{}, bad
+		}
+		copy(tp.Query[:], rest)
+		rest = rest[len(tp.Query):]
+	}
+	tp.Plan = rest
+	return tp, nil
 }

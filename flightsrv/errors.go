@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"unicode/utf8"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -35,11 +34,14 @@ func statusOf(err error) *status.Status {
 }
 
 // truncate shortens a message to maxMessage bytes (on a UTF-8 boundary), saying so.
-func truncate(msg string) string {
-	if len(msg) <= maxMessage {
+func truncate(msg string) string { return truncateAt(msg, maxMessage) }
+
+// truncateAt shortens msg to n bytes (on a UTF-8 boundary), saying how much was cut.
+func truncateAt(msg string, n int) string {
+	if len(msg) <= n {
 		return msg
 	}
-	cut := maxMessage
+	cut := n
 	for cut > 0 && !utf8.RuneStart(msg[cut]) {
 		cut--
 	}
@@ -48,6 +50,8 @@ func truncate(msg string) string {
 
 func codeOf(err error) codes.Code {
 	switch {
+	case errors.Is(err, ErrShuttingDown):
+		return codes.Unavailable
 	case errors.Is(err, context.Canceled):
 		return codes.Canceled
 	case errors.Is(err, context.DeadlineExceeded):
@@ -97,29 +101,4 @@ func toStatusError(err error) error {
 func recovered(log *slog.Logger, method string, p any) error {
 	log.Error("panic serving request", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 	return status.Errorf(codes.Internal, "internal error serving %s: %v", method, p)
-}
-
-// unaryErrors maps errors to status codes and recovers panics, per request.
-func unaryErrors(log *slog.Logger) grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (resp any, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = recovered(log, info.FullMethod, p)
-			}
-		}()
-		resp, err = h(ctx, req)
-		return resp, toStatusError(err)
-	}
-}
-
-// streamErrors maps errors to status codes and recovers panics, per stream.
-func streamErrors(log *slog.Logger) grpc.StreamServerInterceptor {
-	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = recovered(log, info.FullMethod, p)
-			}
-		}()
-		return toStatusError(h(srv, ss))
-	}
 }

@@ -118,12 +118,13 @@ func (s *Server) planPrepared(ctx context.Context, handle []byte) (*planner.Prep
 	if err != nil {
 		return nil, err
 	}
+	noteSQL(ctx, h.sql)
 	if h.params == nil {
 		p, err := s.planner.PlanSQL(ctx, h.sql)
 		if err != nil {
 			return nil, err
 		}
-		if p.Substrait == nil {
+		if p.Substrait == nil && p.Write == nil {
 			return nil, dberr.New(dberr.InvalidInput, "the statement has %d parameter(s): bind values before executing it", p.Params.NumFields())
 		}
 		return p, nil
@@ -165,6 +166,9 @@ func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd flights
 	if err != nil {
 		return nil, err
 	}
+	if p.IsWrite { // update.go
+		return s.flightInfoWrite(ctx, p, desc)
+	}
 	return s.flightInfo(ctx, p, desc)
 }
 
@@ -187,6 +191,9 @@ func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd flightsql.Prepa
 	p, err := s.planPrepared(ctx, cmd.GetPreparedStatementHandle())
 	if err != nil {
 		return nil, nil, err
+	}
+	if p.IsWrite { // update.go
+		return s.doGetWrite(ctx, p)
 	}
 	op, err := s.run(ctx, ticketPayload{Analyze: p.Analyze, Plan: p.Substrait})
 	if err != nil {

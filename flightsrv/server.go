@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"runtime"
@@ -57,7 +56,14 @@ type Config struct {
 	// Secret signs tickets and prepared-statement handles. Replicas that serve each other's
 	// tickets share it; empty means a random per-process secret.
 	Secret []byte
+	// MaxRecvMsgSize bounds one message a client sends (a DoPut batch, a command); larger
+	// ones are refused with RESOURCE_EXHAUSTED. 0 means DefaultMaxRecvMsgSize.
+	MaxRecvMsgSize int
 }
+
+// DefaultMaxRecvMsgSize is the default Config.MaxRecvMsgSize: room for the parameter and
+// ingest batches clients send (gRPC's own default is 4 MiB).
+const DefaultMaxRecvMsgSize = 64 << 20
 
 // Server implements the Flight SQL service over a catalog.
 type Server struct {
@@ -74,6 +80,9 @@ type Server struct {
 	locations    []string
 	// sqlInfoIDs are the SqlInfo ids registered with the base server.
 	sqlInfoIDs map[uint32]bool
+	// queries tracks running streams for CancelFlightInfo and Drain.
+	queries     *queryRegistry
+	maxRecvSize int
 }
 
 // New builds a Server.
@@ -95,7 +104,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	var err error
 	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS,
-		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations}
+		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations, queries: newQueryRegistry(), maxRecvSize: cfg.MaxRecvMsgSize}
+	if s.maxRecvSize <= 0 {
+		s.maxRecvSize = DefaultMaxRecvMsgSize
+	}
 	s.Alloc = env.Mem
 	if s.tickets, err = newTicketCodec(cfg.Secret); err != nil {
 		return nil, err
@@ -106,30 +118,32 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// NewFlightServer wraps s in a gRPC Flight server with flightd's middleware (error mapping
-// and panic recovery outermost, then authentication) and TLS when configured. The caller calls
-// Init/Serve/Shutdown on the result.
+// NewFlightServer wraps s in a gRPC Flight server with flightd's middleware (call logs, error
+// mapping and panic recovery outermost, then authentication, sessions and time-travel
+// settings) and TLS when configured. The caller calls Init/Serve and Drain (or Shutdown) on
+// the result; it also has a Stop method that closes every connection.
 func (s *Server) NewFlightServer() flight.Server {
-	mw := []flight.ServerMiddleware{{Unary: unaryErrors(s.log), Stream: streamErrors(s.log)}}
+	mw := []flight.ServerMiddleware{{Unary: unaryCalls(s.log), Stream: streamCalls(s.log)}}
 	if s.auth != nil {
 		mw = append(mw, flight.ServerMiddleware{Unary: s.auth.unaryAuth(), Stream: s.auth.streamAuth()})
 	}
-	mw = append(mw, sessionMiddleware())
-	var opts []grpc.ServerOption
+	mw = append(mw, sessionMiddleware()...)
+	mw = append(mw, versionMiddleware())
+	opts := []grpc.ServerOption{grpc.MaxRecvMsgSize(s.maxRecvSize)}
 	if s.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 	}
-	fs := flight.NewServerWithMiddleware(mw, opts...)
+	fs := newGRPCServer(mw, opts...)
 	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s})
 	return fs
 }
 
 // Listen starts serving on addr ("host:port"; port 0 picks a free one) and returns the
-// running server and its actual address. Stop it with Shutdown.
+// running server and its actual address. Stop it with Drain (or Shutdown).
 func (s *Server) Listen(addr string) (flight.Server, net.Addr, error) {
 	fs := s.NewFlightServer()
 	if err := fs.Init(addr); err != nil {
-		return nil, nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, nil, err
 	}
 	go func() {
 		if err := fs.Serve(); err != nil {
@@ -145,6 +159,9 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 	p, err := s.planner.PlanSQL(ctx, sql)
 	if err != nil {
 		return nil, err
+	}
+	if p.IsWrite { // update.go: the write runs to the end in Next, which yields its count
+		return s.openWrite(ctx, p)
 	}
 	return s.run(ctx, ticketPayload{Analyze: p.Analyze, Plan: p.Substrait})
 }

@@ -2,26 +2,69 @@ package flightsrv
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	flightpb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/session"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flightd/flightd/internal/dberr"
 )
 
 // Sessions are stateless: the options live in a cookie the client sends back (arrow-go's
 // stateless session manager), so any replica serves any session. JDBC (`catalog=`,
 // setCatalog) and ADBC (current catalog/schema; CloseSession on every close) use them.
 //
-// Known options: "catalog" and "schema", which must name flightd's one catalog and schema.
+// Known options: "catalog" and "schema", which must name flightd's one catalog and schema,
+// and the time-travel options flightd.as_of and flightd.version.<table> (asof.go). An option
+// set without a value is erased.
 
-// sessionMiddleware loads and stores the session of every call.
-func sessionMiddleware() flight.ServerMiddleware {
-	return flight.CreateServerMiddleware(session.NewServerSessionMiddleware(session.NewStatelessServerSessionManager()))
+// sessionMiddleware loads and stores the session of every call. A session cookie that does
+// not decode is refused with INVALID_ARGUMENT (arrow-go's middleware would panic on it).
+func sessionMiddleware() []flight.ServerMiddleware {
+	check := func(ctx context.Context) error {
+		c, err := session.GetIncomingCookieByName(ctx, session.StatelessSessionCookieName)
+		if err != nil {
+			return nil // no session cookie (or none that parses as a cookie): a new session
+		}
+		raw, err := base64.StdEncoding.DecodeString(c.Value)
+		if err == nil {
+			err = proto.Unmarshal(raw, &flight.GetSessionOptionsResult{})
+		}
+		if err != nil {
+			return dberr.Wrap(dberr.InvalidInput, err, "invalid session cookie %s", session.StatelessSessionCookieName)
+		}
+		return nil
+	}
+	guard := flight.ServerMiddleware{
+		Unary: func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			if err := check(ctx); err != nil {
+				return nil, err
+			}
+			return h(ctx, req)
+		},
+		Stream: func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			if err := check(ss.Context()); err != nil {
+				return err
+			}
+			return h(srv, ss)
+		},
+	}
+	sess := flight.CreateServerMiddleware(session.NewServerSessionMiddleware(session.NewStatelessServerSessionManager()))
+	return []flight.ServerMiddleware{guard, sess}
 }
 
 // checkSessionOption validates one option; it returns the error kind, or -1 when it is valid.
 func checkSessionOption(name string, v *flight.SessionOptionValue) flightpb.SetSessionOptionsResult_ErrorValue {
+	if _, _, ok := versionSetting(name); ok {
+		if checkVersionOption(name, v) != nil {
+			return flight.SetSessionOptionsResultErrorInvalidValue
+		}
+		return -1
+	}
 	want := ""
 	switch name {
 	case "catalog":
@@ -45,6 +88,10 @@ func (s *Server) SetSessionOptions(ctx context.Context, req *flight.SetSessionOp
 	}
 	res := &flight.SetSessionOptionsResult{}
 	for name, v := range req.GetSessionOptions() {
+		if v.GetOptionValue() == nil { // no value: erase the option
+			sess.EraseSessionOption(name)
+			continue
+		}
 		if kind := checkSessionOption(name, v); kind >= 0 {
 			if res.Errors == nil {
 				res.Errors = map[string]*flight.SetSessionOptionsResultError{}

@@ -37,8 +37,8 @@ func sqlInfos(version string) []sqlInfo {
 		{4, true},  // SQL
 		{5, true},  // Substrait (CommandStatementSubstraitPlan)
 		{6, substraitMinVersion}, {7, substraitMaxVersion},
-		{8, none}, // transactions: none
-		{9, false},
+		{8, none},  // transactions: none
+		{9, true},  // CancelFlightInfo (cancel.go)
 		{10, true}, // bulk ingestion
 		{11, false},
 		{100, int32(0)}, {101, int32(0)},

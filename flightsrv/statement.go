@@ -11,9 +11,11 @@ import (
 )
 
 // flightInfo builds the FlightInfo of a planned statement: its schema and its endpoints,
-// whose tickets carry the pinned Substrait plan.
+// whose tickets carry the pinned Substrait plan and a new query id.
 func (s *Server) flightInfo(ctx context.Context, p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
-	eps, err := s.endpoints(ctx, p)
+	id := newQueryID()
+	noteQuery(ctx, id)
+	eps, err := s.endpoints(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -33,11 +35,14 @@ func statementTicket(b []byte) ([]byte, error) {
 
 // GetFlightInfoStatement plans an ad-hoc SQL query.
 func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	noteSQL(ctx, cmd.GetQuery())
 	p, err := s.planner.PlanSQL(ctx, cmd.GetQuery())
 	if err != nil {
 		return nil, err
 	}
-	s.log.Debug("planned statement", "sql", cmd.GetQuery())
+	if p.IsWrite { // update.go
+		return s.flightInfoWrite(ctx, p, desc)
+	}
 	return s.flightInfo(ctx, p, desc)
 }
 
@@ -50,13 +55,10 @@ func (s *Server) GetSchemaStatement(ctx context.Context, cmd flightsql.Statement
 	return &flight.SchemaResult{Schema: s.schemaBytes(p.Schema)}, nil
 }
 
-// DoGetStatement runs the plan a statement ticket carries and streams its batches.
+// DoGetStatement runs the plan a statement ticket carries and streams its batches. flightd's
+// own DoGet (doget.go) serves statement tickets; this is the router's path.
 func (s *Server) DoGetStatement(ctx context.Context, t flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
-	payload, err := s.tickets.decode(kindPlan, t.GetStatementHandle())
-	if err != nil {
-		return nil, nil, err
-	}
-	tp, err := decodeTicketPayload(payload)
+	tp, err := s.statementPayload(t.GetStatementHandle())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -62,7 +62,7 @@ func TestSessionOptions(t *testing.T) {
 
 // cookieJar keeps the one session cookie, read from the last call's headers and trailers.
 type cookieJar struct {
-	cookie         *http.Cookie
+	cookie          *http.Cookie
 	header, trailer metadata.MD
 }
 

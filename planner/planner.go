@@ -44,6 +44,12 @@ type Prepared struct {
 	// Analyze marks EXPLAIN ANALYZE: Substrait is the query to run and profile, and the
 	// result (Schema is ExplainSchema) is the profile, which the executor produces.
 	Analyze bool
+	// IsWrite marks INSERT, UPDATE and DELETE (write.go): Schema is NoColumns, Substrait is
+	// nil and Write holds the plan to execute (nil while placeholders have no values).
+	IsWrite bool
+	// Write is the logical write plan (a plan.Insert, plan.Delete or plan.Update whose
+	// source is optimized); its schema is plan.CountSchema.
+	Write plan.Node
 }
 
 // PlanSQL parses and binds one SQL statement, resolving table versions through the catalog,
@@ -61,10 +67,16 @@ func (p *Planner) PlanSQL(ctx context.Context, sql string) (*Prepared, error) {
 // planStatement plans stmt; values nil means "no values bound": a statement with
 // placeholders then returns only its schemas (Substrait nil).
 func (p *Planner) planStatement(ctx context.Context, stmt ast.Statement, values []scalar.Scalar) (*Prepared, error) {
+	if bind.IsWrite(stmt) {
+		return p.planWrite(ctx, stmt, values)
+	}
 	var n plan.Node
 	params := arrow.NewSchema(nil, nil)
 	if e, ok := stmt.(*ast.Explain); ok {
 		if e.Analyze {
+			if bind.IsWrite(e.Query) { // write.go
+				return nil, errAnalyzeWrite
+			}
 			inner, err := p.planStatement(ctx, e.Query, values)
 			if err != nil || inner.Substrait == nil {
 				return inner, err
@@ -171,6 +183,9 @@ func (p *Planner) Explain(ctx context.Context, sql string) (string, error) {
 
 // explainStatement plans stmt the way it runs and renders the optimized plan.
 func (p *Planner) explainStatement(ctx context.Context, stmt ast.Statement, values []scalar.Scalar) (string, error) {
+	if bind.IsWrite(stmt) { // write.go
+		return p.explainWrite(ctx, stmt, values)
+	}
 	var n plan.Node
 	var err error
 	if values == nil {

@@ -5,9 +5,15 @@
 // the returned Table is an immutable snapshot of that version. Scans read fragments through
 // the Lance file reader (lanceformat/file) and drop deleted rows.
 //
-// Caches (count-bounded LRUs shared by all tables of a Catalog): decoded manifests by
-// (table, version), and opened data-file readers by path. Both hold immutable objects, so
-// they never need invalidation; "latest" is always re-resolved by listing _versions/.
+// Caches (LRUs bounded in bytes, shared by all tables of a Catalog; see Options): decoded
+// manifests by (table, version, manifest object identity), and opened data-file readers by
+// location. Both hold immutable objects, so they never need invalidation; "latest" is
+// always re-resolved by listing _versions/.
+//
+// Files under a dataset's base paths (Lance's multi-base datasets, shallow clones) are read
+// through stores opened with Options.Bases, else with the catalog store's own
+// lanceio.Opener (internal/blobstore's stores have one). Writing to such datasets is not
+// supported yet (refused).
 package lancecat
 
 import (
@@ -20,17 +26,9 @@ import (
 	"sort"
 	"strings"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
-)
-
-// Cache sizes (entries).
-const (
-	manifestCacheSize = 256
-	fileCacheSize     = 1024
 )
 
 const tableSuffix = ".lance"
@@ -38,8 +36,9 @@ const tableSuffix = ".lance"
 // Catalog is the Lance catalog. It is safe for concurrent use.
 type Catalog struct {
 	store     lanceio.ObjectStore
-	manifests *lru.Cache[manifestKey, *table.Manifest]
-	files     *lru.Cache[string, dataFile]
+	bases     lanceio.Opener // opens base paths (cached); nil if neither Options nor store can
+	manifests *byteCache[manifestKey, *table.Manifest]
+	files     *byteCache[string, dataFile]
 }
 
 type manifestKey struct {
@@ -49,17 +48,36 @@ type manifestKey struct {
 	modTime int64
 }
 
-// New returns a catalog of the tables under the root of store.
+// New returns a catalog of the tables under the root of store, with default Options.
 func New(store lanceio.ObjectStore) *Catalog {
-	m, err := lru.New[manifestKey, *table.Manifest](manifestCacheSize)
-	if err != nil {
-		panic(err) // only fails for a non-positive size
+	return NewWithOptions(store, Options{})
+}
+
+// NewWithOptions returns a catalog of the tables under the root of store.
+func NewWithOptions(store lanceio.ObjectStore, opts Options) *Catalog {
+	mb, fb := opts.cacheBudgets()
+	bases := opts.Bases
+	if bases == nil {
+		bases, _ = store.(lanceio.Opener) // stores may open locations of their own kind
 	}
-	f, err := lru.New[string, dataFile](fileCacheSize)
-	if err != nil {
-		panic(err)
+	if bases != nil {
+		bases = lanceio.CachingOpener(bases) // one store per base, whose handles are reused
 	}
-	return &Catalog{store: store, manifests: m, files: f}
+	return &Catalog{
+		store: store, bases: bases,
+		manifests: newByteCache[manifestKey, *table.Manifest](mb),
+		files:     newByteCache[string, dataFile](fb),
+	}
+}
+
+// dataset returns the dataset of table name (a valid name), reading base paths with the
+// catalog's opener.
+func (c *Catalog) dataset(name string) *table.Dataset {
+	ds := table.OpenDataset(c.store, name+tableSuffix)
+	if c.bases != nil {
+		ds = ds.WithOpener(c.bases)
+	}
+	return ds
 }
 
 // ListTables implements catalog.Catalog. It lists the whole store (the ObjectStore interface
@@ -101,7 +119,7 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 	if !validName(name) {
 		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
 	}
-	ds := table.OpenDataset(c.store, name+tableSuffix)
+	ds := c.dataset(name)
 	m, err := c.resolve(ctx, name, ds, at)
 	if err != nil {
 		return nil, classify(err)
@@ -111,11 +129,12 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 }
 
 // resolve finds the manifest at names, mapping "not found" errors to the catalog sentinels.
-// It lists _versions/ once: the listing says which versions exist now (a table dropped and
-// created again reuses version numbers), and cached manifests are keyed by the manifest
-// object's identity in that listing, never by the version number alone.
+// It lists _versions/ once (only its newest entries when that is enough, see
+// table.Dataset.NewestManifests): the listing says which versions exist now (a table
+// dropped and created again reuses version numbers), and cached manifests are keyed by the
+// manifest object's identity in that listing, never by the version number alone.
 func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, at catalog.VersionRef) (*table.Manifest, error) {
-	vs, err := ds.Manifests(ctx)
+	vs, err := ds.NewestManifests(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load table %q: %w", name, err)
 	}
@@ -149,8 +168,16 @@ func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, a
 	return m, nil
 }
 
-// version loads version v if the listing has it.
+// version loads version v if the listing has it. vs may hold only the newest versions: an
+// older v is looked up in a full listing.
 func (c *Catalog) version(ctx context.Context, name string, ds *table.Dataset, vs []table.VersionInfo, v uint64) (*table.Manifest, error) {
+	if len(vs) > 0 && v < vs[0].Version {
+		all, err := ds.Manifests(ctx)
+		if err != nil {
+			return nil, err
+		}
+		vs = all
+	}
 	i, ok := slices.BinarySearchFunc(vs, v, func(vi table.VersionInfo, v uint64) int { return cmp.Compare(vi.Version, v) })
 	if !ok {
 		return nil, fmt.Errorf("dataset %s: version %d: %w", name, v, table.ErrVersionNotFound)
@@ -168,7 +195,7 @@ func (c *Catalog) manifest(ctx context.Context, name string, ds *table.Dataset, 
 	if err != nil {
 		return nil, err
 	}
-	c.manifests.Add(key, m)
+	c.manifests.Add(key, m, manifestCost(m))
 	return m, nil
 }
 

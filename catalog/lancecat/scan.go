@@ -30,7 +30,8 @@ type fileGroup struct {
 type columnPlan struct {
 	schema  *arrow.Schema
 	groups  []fileGroup
-	missing []int // output positions of columns no data file of the fragment holds (all null)
+	missing []int       // output positions of columns no data file of the fragment holds (all null)
+	rows    *rowColumns // the hidden _rowid/_rowaddr columns, after the others; nil if none
 }
 
 // planColumns maps the requested columns to the fragment's data files. A column lives in
@@ -94,6 +95,7 @@ type scanReader struct {
 	mem    memory.Allocator
 	closed bool
 	read   atomic.Int64 // bytes read from storage
+	pick   *rowPicker   // index scans: the selected rows (index_scan.go); nil reads [next, end)
 }
 
 // BytesRead implements catalog.ScanStats.
@@ -110,6 +112,9 @@ func (r *scanReader) Close() error {
 
 // Next implements catalog.RecordReader.
 func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.pick != nil {
+		return r.nextPicked(ctx)
+	}
 	for !r.closed && r.next < r.end {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -167,6 +172,7 @@ func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64
 	for _, out := range r.plan.missing {
 		cols[out] = array.MakeArrayOfNull(r.mem, r.plan.schema.Field(out).Type, n)
 	}
+	copy(cols[len(cols)-r.plan.rows.count():], r.plan.rows.arrays(start, end, rows, r.mem))
 	for i, c := range cols {
 		want := r.plan.schema.Field(i)
 		if c.Len() != n {

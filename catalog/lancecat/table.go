@@ -8,11 +8,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/file/legacy"
+	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/schema"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -27,15 +27,17 @@ type Table struct {
 	m      *table.Manifest
 	schema *schema.Schema
 	arrow  *arrow.Schema
-	frags  map[uint64]int // morsel key (fragment id) -> index in m.Fragments()
-	keys   []uint64       // index in m.Fragments() -> morsel key
-	files  *lru.Cache[string, dataFile]
+	frags  map[uint64]int               // morsel key (fragment id) -> index in m.Fragments()
+	keys   []uint64                     // index in m.Fragments() -> morsel key
+	files  *byteCache[string, dataFile] // the catalog's data-file readers, by FileLocation.Key
 
 	mu        sync.Mutex
 	deletions map[int]*table.DeletionVector // loaded lazily per fragment index
+
+	idx indexState // scalar indexes and memoized selections (index.go)
 }
 
-func newTable(name string, ds *table.Dataset, m *table.Manifest, files *lru.Cache[string, dataFile]) (*Table, error) {
+func newTable(name string, ds *table.Dataset, m *table.Manifest, files *byteCache[string, dataFile]) (*Table, error) {
 	sc, err := schema.FromProto(m.Fields())
 	if err != nil {
 		return nil, fmt.Errorf("table %q version %d: schema: %w", name, m.Version(), err)
@@ -110,6 +112,9 @@ func (t *Table) Stats() catalog.Stats {
 // Morsels implements catalog.Table: one morsel per fragment, split into ranges of at most
 // 1Mi physical rows. With a limit, morsels stop once they hold enough live rows.
 func (t *Table) Morsels(ctx context.Context, req catalog.ScanRequest) ([]catalog.Morsel, error) {
+	if ms, ok, err := t.indexMorsels(ctx, req); ok || err != nil {
+		return ms, err
+	}
 	var out []catalog.Morsel
 	var live int64
 	for fi, f := range t.m.Fragments() {
@@ -155,29 +160,33 @@ type dataFile interface {
 // legacy.Reader typed by this snapshot's schema, so those are cached per table version.
 func (t *Table) reader(ctx context.Context, fi, dfi int) (dataFile, error) {
 	df := t.m.Fragments()[fi].GetFiles()[dfi]
-	if df.BaseId != nil {
-		return nil, fmt.Errorf("data file %s with base_id: not supported yet: base paths", df.GetPath())
+	loc, err := t.ds.DataFileLocation(ctx, t.m, df) // under a base path when df has a base_id
+	if err != nil {
+		return nil, err
 	}
-	p := t.ds.Path("data/" + df.GetPath())
-	legacyKey := fmt.Sprintf("%s#legacy:%s@%d", p, t.name, t.Version())
-	for _, k := range []string{p, legacyKey} {
+	key := loc.Key()
+	legacyKey := fmt.Sprintf("%s#legacy:%s@%d", key, t.name, t.Version())
+	for _, k := range []string{key, legacyKey} {
 		if r, ok := t.files.Get(k); ok {
 			return r, nil
 		}
 	}
-	fr, err := file.Open(ctx, t.ds.Store(), p)
+	// The bytes Open reads (footer, column metadata, page tables) size the cache entry.
+	cs := lanceio.NewCountingStore(loc.Store)
+	fr, err := file.Open(ctx, cs, loc.Path)
 	if err == nil {
-		t.files.Add(p, fr)
+		t.files.Add(key, fr, fileCost(cs.BytesRead()))
 		return fr, nil
 	}
 	if !errors.Is(err, file.ErrLegacyFile) {
 		return nil, err
 	}
-	lr, err := legacy.Open(ctx, t.ds.Store(), p, t.schema, df.GetFields(), t.legacyDictionaries())
+	cs.Reset()
+	lr, err := legacy.Open(ctx, cs, loc.Path, t.schema, df.GetFields(), t.legacyDictionaries())
 	if err != nil {
 		return nil, err
 	}
-	t.files.Add(legacyKey, lr)
+	t.files.Add(legacyKey, lr, fileCost(cs.BytesRead()))
 	return lr, nil
 }
 
@@ -207,7 +216,7 @@ func (t *Table) deletionVector(ctx context.Context, fi int) (*table.DeletionVect
 	if ok {
 		return dv, nil
 	}
-	dv, err := t.ds.ReadDeletionVector(ctx, f)
+	dv, err := t.ds.ReadFragmentDeletions(ctx, t.m, f)
 	if err != nil {
 		return nil, fmt.Errorf("table %q version %d fragment %d: %w", t.name, t.Version(), f.GetId(), err)
 	}
@@ -235,11 +244,18 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Mor
 	if err != nil {
 		return nil, classify(err)
 	}
+	if err := t.planRowColumns(ctx, fi, req, plan); err != nil {
+		return nil, classify(err)
+	}
 	dv, err := t.deletionVector(ctx, fi)
 	if err != nil {
 		return nil, classify(err)
 	}
-	return &scanReader{t: t, plan: plan, dv: dv, next: uint64(m.Start), end: uint64(m.End), mem: mem}, nil
+	rd := &scanReader{t: t, plan: plan, dv: dv, next: uint64(m.Start), end: uint64(m.End), mem: mem}
+	if err := t.pickRows(ctx, req, m, rd); err != nil {
+		return nil, classify(err)
+	}
+	return rd, nil
 }
 
 var _ catalog.Table = (*Table)(nil)

@@ -22,7 +22,7 @@ func (c *Catalog) Dataset(name string) (*table.Dataset, error) {
 	if !validName(name) {
 		return nil, fmt.Errorf("table %q: invalid name: %w", name, catalog.ErrNoSuchTable)
 	}
-	return table.OpenDataset(c.store, name+tableSuffix), nil
+	return c.dataset(name), nil
 }
 
 // CreateTable implements catalog.Writer with Lance's defaults (data storage version 2.2, V2

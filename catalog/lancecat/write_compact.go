@@ -50,6 +50,9 @@ func (c *Catalog) Compact(ctx context.Context, name string, opts *CompactOptions
 	}
 	t := loaded.(*Table)
 	m := t.Manifest()
+	if err := table.CheckWritable(m); err != nil {
+		return 0, st, fmt.Errorf("compact table %q: %w", name, classify(err))
+	}
 	var old []uint64
 	for _, f := range m.Fragments() {
 		if f.GetDeletionFile() != nil || f.GetPhysicalRows() < uint64(o.TargetRows) {

@@ -1,7 +1,8 @@
 // Package memcat is an in-memory catalog.Catalog over Arrow record batches. It exists for
 // planner and executor tests: tables are added with AddTable and never change, every table
 // has version 1, and each added batch is one fragment whose rows are split into morsels of
-// at most MorselRows rows.
+// at most MorselRows rows. Scans produce the hidden row columns (catalog.ScanRequest RowID
+// and RowAddr): the row address of row r of batch i is i << 32 | r, and the row id equals it.
 package memcat
 
 import (
@@ -168,7 +169,7 @@ func (t *Table) checkColumns(cols []int) error {
 
 // Scan implements catalog.Table. The reader yields one batch: the morsel's rows of the
 // requested columns (sharing the table's buffers).
-func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Morsel, _ memory.Allocator) (catalog.RecordReader, error) {
+func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Morsel, mem memory.Allocator) (catalog.RecordReader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -196,6 +197,8 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Mor
 			bytes += columnBytes(b.Column(c).Data()) * (end - m.Start) / n
 		}
 	}
+	rowFields, rowCols := rowColumns(req, m.Fragment, m.Start, end, mem)
+	fields, cols = append(fields, rowFields...), append(cols, rowCols...)
 	schema := arrow.NewSchema(fields, nil)
 	rec := array.NewRecordBatch(schema, cols, end-m.Start)
 	for _, c := range cols {

@@ -1,6 +1,6 @@
 // Command flightd serves Lance tables over Arrow Flight SQL.
 //
-//	flightd serve --root <folder or object-store URL> --addr <host:port>
+//	flightd serve --root <folder or object-store URL> --addr <host:port> [--config file.json|file.toml]
 //	flightd sql   --root <folder or object-store URL> "<statement>"
 //	flightd version
 package main

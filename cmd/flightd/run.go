@@ -19,12 +19,15 @@ import (
 var version = "dev"
 
 const usage = `usage:
-  flightd serve [--root DIR|URL] [--addr HOST:PORT]   serve Flight SQL
+  flightd serve [--root DIR|URL] [--addr HOST:PORT] [--config FILE] ...   serve Flight SQL
+                                                    (flightd serve -h lists every flag)
   flightd sql   [--root DIR|URL] "STATEMENT"          run one statement and print the result
   flightd sql   --server HOST:PORT [--user U --password P] "STATEMENT"
   flightd version                                     print the version
 
 --root defaults to $FLIGHTD_ROOT or ./data; --addr to $FLIGHTD_ADDR or 127.0.0.1:31337.
+Every serve flag --x-y can also be set by $FLIGHTD_X_Y or by the key x-y in the --config
+file (JSON, or TOML for *.toml); a flag wins over the environment, which wins over the file.
 Each <name>.lance folder directly under the root is the table <name>.`
 
 // run dispatches a subcommand.
@@ -68,7 +71,8 @@ func newFlagSet(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 
 // openCatalog opens the Lance catalog at root. A local root must be an existing folder: a
 // typo must not silently serve an empty catalog.
-func openCatalog(ctx context.Context, root string) (*lancecat.Catalog, error) {
+// cacheBytes is the budget of the manifest and file-metadata caches; 0 means lancecat's default.
+func openCatalog(ctx context.Context, root string, cacheBytes int64) (*lancecat.Catalog, error) {
 	u, err := rootURL(root)
 	if err != nil {
 		return nil, err
@@ -77,7 +81,7 @@ func openCatalog(ctx context.Context, root string) (*lancecat.Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open root %s: %w", root, err)
 	}
-	return lancecat.New(store), nil
+	return lancecat.NewWithOptions(store, lancecat.Options{CacheBytes: cacheBytes}), nil
 }
 
 // rootURL turns a --root value into a store URL, checking that a local folder exists.

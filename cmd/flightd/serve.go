@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/flightd/flightd/flightsrv"
 )
@@ -19,41 +20,71 @@ import (
 // serveFlags are the options of `flightd serve`.
 type serveFlags struct {
 	root, addr                   string
+	config                       string
 	users, secretFile            string
 	tlsCert, tlsKey, tlsClientCA string
 	allowNoAuth                  bool
 	maxEndpoints                 int
 	locations                    string
-	memoryLimit                  string
+	memoryLimit, maxRecvSize     string
+	cacheBytes                   string
+	shutdownTimeout              time.Duration
+	logLevel, logFormat          string
+}
+
+// parseServeFlags reads the options from args, the environment and the config file
+// (config.go has the precedence).
+func parseServeFlags(args []string, stderr io.Writer) (serveFlags, error) {
+	fs, root := newFlagSet("serve", stderr)
+	var f serveFlags
+	fs.StringVar(&f.config, "config", "", "config file (JSON, or TOML when it ends in .toml) with any of these flags as keys")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:31337", "host:port to listen on")
+	fs.StringVar(&f.users, "users", "", "users file (name:bcrypt-hash per line); enables authentication")
+	fs.StringVar(&f.secretFile, "secret-file", "", "file with the secret that signs tickets and bearer tokens (share it between replicas)")
+	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate (PEM)")
+	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key (PEM)")
+	fs.StringVar(&f.tlsClientCA, "tls-client-ca", "", "CA bundle clients must be signed by (mTLS)")
+	fs.IntVar(&f.maxEndpoints, "max-endpoints", 1, "most endpoints (shards of fragments) one scan query is split into")
+	fs.StringVar(&f.locations, "locations", "", "comma-separated endpoint URIs of the replicas (default: none, clients reuse their connection)")
+	fs.StringVar(&f.memoryLimit, "memory-limit", "0", "memory one query may reserve for hash tables and sorts, e.g. 2GiB (0: unlimited)")
+	fs.StringVar(&f.maxRecvSize, "max-recv-size", "64MiB", "largest message a client may send (parameter and ingest batches)")
+	fs.StringVar(&f.cacheBytes, "cache-bytes", "256MiB", "memory for cached manifests and open data-file metadata (0: default, -1: no caching)")
+	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running streams may take to finish before they are cancelled")
+	fs.StringVar(&f.logLevel, "log-level", "info", "debug (also logs the start of every call), info, warn or error")
+	fs.StringVar(&f.logFormat, "log-format", "text", "text or json")
+	fs.BoolVar(&f.allowNoAuth, "allow-no-auth", false, "serve without authentication on a non-loopback address")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
+	}
+	if f.config == "" {
+		f.config = os.Getenv(envName("config"))
+	}
+	if err := applySources(fs, f.config); err != nil {
+		return f, err
+	}
+	f.root = *root
+	return f, nil
 }
 
 // runServe starts the Flight SQL server and blocks until ctx is cancelled (SIGINT/SIGTERM),
-// then drains open streams and stops.
+// then drains: no new calls, running streams get --shutdown-timeout to finish, then they are
+// cancelled.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, root := newFlagSet("serve", stderr)
-	var f serveFlags
-	fs.StringVar(&f.addr, "addr", envOr("FLIGHTD_ADDR", "127.0.0.1:31337"), "host:port to listen on")
-	fs.StringVar(&f.users, "users", envOr("FLIGHTD_USERS", ""), "users file (name:bcrypt-hash per line); enables authentication")
-	fs.StringVar(&f.secretFile, "secret-file", envOr("FLIGHTD_SECRET_FILE", ""), "file with the secret that signs tickets and bearer tokens (share it between replicas)")
-	fs.StringVar(&f.tlsCert, "tls-cert", envOr("FLIGHTD_TLS_CERT", ""), "TLS certificate (PEM)")
-	fs.StringVar(&f.tlsKey, "tls-key", envOr("FLIGHTD_TLS_KEY", ""), "TLS private key (PEM)")
-	fs.StringVar(&f.tlsClientCA, "tls-client-ca", envOr("FLIGHTD_TLS_CLIENT_CA", ""), "CA bundle clients must be signed by (mTLS)")
-	fs.IntVar(&f.maxEndpoints, "max-endpoints", 1, "most endpoints (shards of fragments) one scan query is split into")
-	fs.StringVar(&f.locations, "locations", envOr("FLIGHTD_LOCATIONS", ""), "comma-separated endpoint URIs of the replicas (default: none, clients reuse their connection)")
-	fs.StringVar(&f.memoryLimit, "memory-limit", envOr("FLIGHTD_MEMORY_LIMIT", "0"), "memory one query may reserve for hash tables and sorts, e.g. 2GiB (0: unlimited)")
-	fs.BoolVar(&f.allowNoAuth, "allow-no-auth", false, "serve without authentication on a non-loopback address")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("serve: unexpected arguments %v", fs.Args())
-	}
-	f.root = *root
-	cfg, err := f.config(ctx)
+	f, err := parseServeFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	log, err := f.logger(stderr)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.serverConfig(ctx)
+	if err != nil {
+		return err
+	}
 	cfg.Logger = log
 	srv, err := flightsrv.New(cfg)
 	if err != nil {
@@ -70,14 +101,35 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "flightd: listening on %s (root %s)\n", bound, f.root)
 	fmt.Fprintf(stdout, "  pyarrow/ADBC: %s://%s\n  JDBC:         jdbc:arrow-flight-sql://%s/?useEncryption=%s\n", scheme, bound, bound, enc)
 	<-ctx.Done()
-	log.Info("shutting down: draining open streams")
-	flightSrv.Shutdown()
+	log.Info("shutting down: draining open streams", "timeout", f.shutdownTimeout)
+	n := srv.Drain(flightSrv, f.shutdownTimeout)
+	log.Info("stopped", "cancelled_streams", n)
 	return nil
 }
 
-// config turns the flags into a server configuration.
-func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
-	cat, err := openCatalog(ctx, f.root)
+// logger builds the server's logger from --log-level and --log-format.
+func (f serveFlags) logger(w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch f.logFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format: want text or json, got %q", f.logFormat)
+}
+
+// serverConfig turns the flags into a server configuration.
+func (f serveFlags) serverConfig(ctx context.Context) (flightsrv.Config, error) {
+	cacheBytes, err := parseCacheBytes(f.cacheBytes)
+	if err != nil {
+		return flightsrv.Config{}, err
+	}
+	cat, err := openCatalog(ctx, f.root, cacheBytes)
 	if err != nil {
 		return flightsrv.Config{}, err
 	}
@@ -85,6 +137,11 @@ func (f serveFlags) config(ctx context.Context) (flightsrv.Config, error) {
 	if cfg.Exec.MemoryLimit, err = parseBytes(f.memoryLimit); err != nil {
 		return cfg, fmt.Errorf("--memory-limit: %w", err)
 	}
+	recv, err := parseBytes(f.maxRecvSize)
+	if err != nil || recv < 1<<10 || recv > math.MaxInt32 {
+		return cfg, fmt.Errorf("--max-recv-size: want a size between 1KiB and 2GiB, got %q", f.maxRecvSize)
+	}
+	cfg.MaxRecvMsgSize = int(recv)
 	if f.locations != "" {
 		cfg.Locations = strings.Split(f.locations, ",")
 	}
@@ -157,4 +214,16 @@ func parseBytes(v string) (int64, error) {
 		return 0, fmt.Errorf("invalid size %q", v)
 	}
 	return n * mult, nil
+}
+
+// parseCacheBytes reads --cache-bytes: a size, or -1 to turn the caches off.
+func parseCacheBytes(v string) (int64, error) {
+	if strings.TrimSpace(v) == "-1" {
+		return -1, nil
+	}
+	n, err := parseBytes(v)
+	if err != nil {
+		return 0, fmt.Errorf("--cache-bytes: %w", err)
+	}
+	return n, nil
 }

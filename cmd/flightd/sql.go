@@ -30,6 +30,9 @@ func runSQL(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fs.NArg() != 1 {
 		return fmt.Errorf("sql: want exactly one statement argument, got %d", fs.NArg())
 	}
+	if isWrite(fs.Arg(0)) { // sql_write.go
+		return runWrite(ctx, stdout, *server, *user, *password, *root, fs.Arg(0))
+	}
 	var (
 		sc      *arrow.Schema
 		batches []arrow.RecordBatch
@@ -54,7 +57,7 @@ func runSQL(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // localQuery runs sql over the tables under root in this process.
 func localQuery(ctx context.Context, root, sql string) (*arrow.Schema, []arrow.RecordBatch, error) {
-	cat, err := openCatalog(ctx, root)
+	cat, err := openCatalog(ctx, root, 0)
 	if err != nil {
 		return nil, nil, err
 	}

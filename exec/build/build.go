@@ -94,6 +94,8 @@ func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 		return ops.NewSetOp(left, right, n.Kind, n.All, n.Schema(), env), nil
 	case *plan.Values:
 		return ops.NewValues(n.Rows, n.Schema(), env), nil
+	case *plan.Insert, *plan.Delete, *plan.Update, *plan.CreateTable:
+		return buildWrite(n, env)
 	case nil:
 		return nil, dberr.New(dberr.Internal, "build: nil plan node")
 	}

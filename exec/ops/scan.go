@@ -18,10 +18,12 @@ import (
 // reads only the shard's morsels.
 //
 // With Env.Parallelism > 1 morsels are read by a bounded pool of workers (an errgroup with
-// SetLimit). A worker reads a whole morsel, filters it, and hands the batches to a slot of
-// its own; Next consumes the slots in morsel order, which is the reorder buffer. At most
-// 2×Parallelism morsels are in flight or waiting, so memory stays bounded when the consumer
-// is slow. Close cancels the workers and waits for them, so no goroutine outlives it.
+// SetLimit). A worker reads a morsel, filters it, and streams its batches into a slot of
+// its own (a channel of slotBatches batches); Next consumes the slots in morsel order, which
+// is the reorder buffer, so the first batch goes out as soon as it is decoded. At most
+// 2×Parallelism morsels are launched and not consumed, and a worker whose slot is full
+// waits, so memory stays bounded when the consumer is slow. Close cancels the workers and
+// waits for them, so no goroutine outlives it.
 type Scan struct {
 	table  catalog.Table
 	req    catalog.ScanRequest
@@ -51,18 +53,22 @@ type Scan struct {
 	slots    []chan morselResult
 	launched int
 	consumed int
-	queue    []arrow.RecordBatch
 }
 
+// slotBatches is how many decoded batches a parallel scan worker may have waiting.
+const slotBatches = 4
+
+// morselResult is one item of a worker's slot: a batch or the error that ended the morsel.
+// The worker closes the slot after its last item.
 type morselResult struct {
-	batches []arrow.RecordBatch
-	err     error
+	batch arrow.RecordBatch
+	err   error
 }
 
 // NewScan builds the scan operator for n.
 func NewScan(n *plan.Scan, env exec.Env) *Scan {
 	env = env.WithDefaults()
-	req := catalog.ScanRequest{Columns: n.Columns, Limit: -1}
+	req := catalog.ScanRequest{Columns: n.Columns, Limit: -1, Index: n.Index, RowID: n.RowID, RowAddr: n.RowAddr}
 	if n.Filter == nil && n.Limit >= 0 {
 		req.Limit = n.Limit
 	}
@@ -199,82 +205,103 @@ func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch) (arrow.Reco
 
 // fetchParallel returns the next batch in morsel order from the workers' slots.
 func (s *Scan) fetchParallel(ctx context.Context) (arrow.RecordBatch, error) {
-	for len(s.queue) == 0 {
+	for {
 		if s.consumed == len(s.morsels) {
 			return nil, nil
 		}
 		s.launch()
 		var r morselResult
+		var ok bool
 		select {
-		case r = <-s.slots[s.consumed]:
+		case r, ok = <-s.slots[s.consumed]:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		s.slots[s.consumed] = nil
-		s.consumed++
+		if !ok {
+			s.slots[s.consumed] = nil
+			s.consumed++
+			continue
+		}
 		if r.err != nil {
 			return nil, r.err
 		}
-		s.queue = r.batches
+		return r.batch, nil
 	}
-	b := s.queue[0]
-	s.queue = s.queue[1:]
-	return b, nil
 }
 
 // launch starts workers for the morsels after the last launched one, keeping at most
-// 2×Parallelism morsels launched but not consumed.
+// 2×Parallelism morsels launched but not consumed. It never waits for a pool slot while
+// the morsel being consumed is launched (its worker may be waiting for this consumer);
+// when nothing unconsumed is launched, the busy workers have all finished their morsels
+// and are about to free their pool slots, so waiting for one is safe.
 func (s *Scan) launch() {
 	window := 2 * s.env.Parallelism
 	for s.launched < len(s.morsels) && s.launched-s.consumed < window {
 		i := s.launched
-		slot := make(chan morselResult, 1) // buffered: a worker never blocks on a slow consumer
-		s.slots[i] = slot
-		s.group.Go(func() error {
-			slot <- s.readMorsel(s.wctx, i)
+		slot := make(chan morselResult, slotBatches)
+		run := func() error {
+			defer close(slot)
+			s.readMorsel(s.wctx, i, slot)
 			return nil
-		})
+		}
+		if s.launched > s.consumed {
+			if !s.group.TryGo(run) {
+				return
+			}
+		} else {
+			s.group.Go(run)
+		}
+		s.slots[i] = slot
 		s.launched++
 	}
 }
 
-// readMorsel reads and filters one whole morsel.
-func (s *Scan) readMorsel(ctx context.Context, i int) (res morselResult) {
-	defer func() {
-		if res.err != nil {
-			releaseBatches(res.batches)
-			res.batches = nil
+// readMorsel reads and filters one morsel, sending each batch (or the error that stops it)
+// to slot. It gives up, releasing what it holds, when ctx is cancelled.
+func (s *Scan) readMorsel(ctx context.Context, i int, slot chan<- morselResult) {
+	send := func(r morselResult) bool {
+		select {
+		case slot <- r:
+			return true
+		case <-ctx.Done():
+			if r.batch != nil {
+				r.batch.Release()
+			}
+			return false
 		}
-	}()
+	}
 	rd, err := s.table.Scan(ctx, s.req, s.morsels[i], s.env.Mem)
 	if err != nil {
-		return morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)}
+		send(morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)})
+		return
 	}
 	defer func() {
 		s.countRead(rd)
-		if err := rd.Close(); err != nil && res.err == nil {
-			res.err = fmt.Errorf("scan %s: close reader: %w", s.table.Name(), err)
+		if err := rd.Close(); err != nil {
+			send(morselResult{err: fmt.Errorf("scan %s: close reader: %w", s.table.Name(), err)})
 		}
 	}()
 	for {
 		b, err := rd.Next(ctx)
 		if err != nil {
-			res.err = fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)
-			return res
+			send(morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)})
+			return
 		}
 		if b == nil {
-			return res
+			return
 		}
 		f, err := s.filterBatch(ctx, b)
 		if err != nil {
-			res.err = err
-			return res
+			send(morselResult{err: err})
+			return
 		}
 		if f.NumRows() == 0 {
 			f.Release()
 			continue
 		}
-		res.batches = append(res.batches, f)
+		if !send(morselResult{batch: f}) {
+			return
+		}
 	}
 }
 
@@ -286,13 +313,14 @@ func (s *Scan) Close() error {
 		s.cancel()
 		_ = s.group.Wait() // workers report errors through their slots, never here
 		for i := s.consumed; i < s.launched; i++ {
-			r := <-s.slots[i] // every launched worker has sent exactly once
-			releaseBatches(r.batches)
+			for r := range s.slots[i] { // every launched worker has closed its slot
+				if r.batch != nil {
+					r.batch.Release()
+				}
+			}
 		}
 		s.group, s.slots = nil, nil
 	}
-	releaseBatches(s.queue)
-	s.queue = nil
 	s.out.release()
 	if s.reader != nil {
 		s.countRead(s.reader)

@@ -234,3 +234,43 @@ func releaseAll(bs []arrow.RecordBatch) {
 		b.Release()
 	}
 }
+
+// Morsels of many batches stream through their workers' bounded slots: every row arrives
+// once and in table order, and closing part-way (workers blocked on full slots) leaks
+// neither goroutines nor batches.
+func TestScanStreamsLargeMorsels(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	for _, stopAfter := range []int{-1, 0, 1, 9, 40} {
+		for _, par := range []int{2, 3} {
+			t.Run(fmt.Sprintf("stop=%d/par=%d", stopAfter, par), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				cat, tbl := newScanTable(t, mem, scanRows(300), 4, 60) // 5 morsels of 15 batches
+				defer cat.Release()
+				op := ops.NewScan(plan.NewScan(tbl, []int{0}), exec.Env{Mem: mem, BatchSize: 4, Parallelism: par})
+				ctx := context.Background()
+				require.NoError(t, op.Open(ctx))
+				next := int64(0)
+				for batches := 0; stopAfter < 0 || batches < stopAfter; batches++ {
+					b, err := op.Next(ctx)
+					require.NoError(t, err)
+					if b == nil {
+						break
+					}
+					ids := b.Column(0).(interface{ Value(int) int64 })
+					for i := range int(b.NumRows()) {
+						require.Equal(t, next, ids.Value(i))
+						next++
+					}
+					b.Release()
+				}
+				if stopAfter < 0 {
+					require.EqualValues(t, 300, next)
+				} else {
+					require.EqualValues(t, min(300, 4*stopAfter), next)
+				}
+				require.NoError(t, op.Close())
+			})
+		}
+	}
+}

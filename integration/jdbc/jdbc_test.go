@@ -40,9 +40,8 @@ const (
 	// paramsSupported: PreparedStatement parameters (parameter_schema at
 	// CreatePreparedStatement, then DoPut(CommandPreparedStatementQuery) with the values).
 	paramsSupported = true
-	// updatesSupported: executeUpdate (DoPut(CommandPreparedStatementUpdate)); flightd is
-	// read-only until the writes issue.
-	updatesSupported = false
+	// updatesSupported: executeUpdate (DoPut(CommandPreparedStatementUpdate)).
+	updatesSupported = true
 )
 
 const (
@@ -95,6 +94,7 @@ func TestJDBCDriver(t *testing.T) {
 	wait := itest.Oracles(t, root, sqls)
 
 	modes := connectModes(t, h, root)
+	tables := append([]string{"t"}, createWriteTables(t, root, modes)...) // getTables sorts them
 	runs := smokeRuns(modes)
 	got := map[string]map[string]run{} // driver version → run name → output
 	for _, v := range h.versions() {
@@ -104,7 +104,7 @@ func TestJDBCDriver(t *testing.T) {
 	for _, v := range h.versions() {
 		t.Run(v, func(t *testing.T) {
 			for _, m := range modes {
-				t.Run(m.name, func(t *testing.T) { checkMode(t, v, m, got[v][m.name], want) })
+				t.Run(m.name, func(t *testing.T) { checkMode(t, v, m, got[v][m.name], want, tables) })
 			}
 		})
 	}
@@ -124,6 +124,7 @@ func smokeRuns(modes []mode) []smokeArgs {
 			a.previews = []string{previewQuery}
 			a.paramQuery, a.param = paramQuery, paramValue
 			a.updates = []string{update}
+			a.writeTable = writeTable(m.name)
 		}
 		runs = append(runs, a)
 	}
@@ -131,19 +132,20 @@ func smokeRuns(modes []mode) []smokeArgs {
 }
 
 // checkMode checks one run, each area in its own subtest so one failure does not hide others.
-func checkMode(t *testing.T, version string, m mode, r run, want map[string]result) {
+func checkMode(t *testing.T, version string, m mode, r run, want map[string]result, tables []string) {
 	if !m.full {
 		checkDenied(t, r, m.denied)
 		return
 	}
 	t.Run("metadata", func(t *testing.T) {
 		checkConnect(t, r, version)
-		checkMetadata(t, r)
+		checkMetadata(t, r, tables)
 	})
 	t.Run("queries", func(t *testing.T) { checkQueries(t, r, version, want) })
 	t.Run("preview", func(t *testing.T) { checkPreview(t, r, want) })
 	t.Run("parameters", func(t *testing.T) { checkParams(t, r, want) })
 	t.Run("updates", func(t *testing.T) { checkUpdates(t, r) })
+	t.Run("writes", func(t *testing.T) { checkWrites(t, r, writeTable(m.name)) })
 }
 
 // connectModes starts the servers (plain, Basic auth, TLS) and lists the ways to connect.
@@ -216,8 +218,8 @@ func checkConnect(t *testing.T, r run, version string) {
 	require.Greater(t, sweep.Called, 100, "the sweep called too few getters")
 }
 
-// checkMetadata checks what DBeaver's navigator shows.
-func checkMetadata(t *testing.T, r run) {
+// checkMetadata checks what DBeaver's navigator shows; tables are the table names, sorted.
+func checkMetadata(t *testing.T, r run, tables []string) {
 	t.Helper()
 	rows := func(name string, cols int) [][]string {
 		t.Helper()
@@ -233,7 +235,11 @@ func checkMetadata(t *testing.T, r run) {
 	require.Equal(t, [][]string{{flightsrv.CatalogName}}, rows("getCatalogs", 1))
 	require.Equal(t, [][]string{{flightsrv.SchemaName, flightsrv.CatalogName}}, rows("getSchemas", 2))
 	require.Equal(t, [][]string{{"TABLE"}}, rows("getTableTypes", 1))
-	require.Equal(t, [][]string{{flightsrv.CatalogName, flightsrv.SchemaName, "t", "TABLE"}}, rows("getTables", 4))
+	var wantTables [][]string
+	for _, name := range tables {
+		wantTables = append(wantTables, []string{flightsrv.CatalogName, flightsrv.SchemaName, name, "TABLE"})
+	}
+	require.Equal(t, wantTables, rows("getTables", 4))
 
 	cols := r.find(t, "getColumns", "", "")
 	require.True(t, cols.OK, "getColumns: %s", cols.Error)

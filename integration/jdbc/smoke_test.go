@@ -97,6 +97,7 @@ type smokeArgs struct {
 	paramQuery string
 	param      int64
 	updates    []string
+	writeTable string // a table (id int64, name utf8) the run writes to; "" for none
 }
 
 func (a smokeArgs) argv() []string {
@@ -123,6 +124,9 @@ func (a smokeArgs) argv() []string {
 	}
 	for _, u := range a.updates {
 		args = append(args, "--update", u)
+	}
+	if a.writeTable != "" {
+		args = append(args, "--write-table", a.writeTable)
 	}
 	return args
 }

@@ -4,11 +4,17 @@
 //
 //	file:///abs/dir, /abs/dir, rel/dir   local files (FileStore, implemented directly on os)
 //	mem://                                a fresh in-process bucket (gocloud memblob)
-//	s3://, gs://, azblob://               gocloud.dev/blob URL openers (BucketStore)
+//	s3://, gs://, azblob://               gocloud.dev/blob URL openers (BucketStore); a path
+//	                                      after the bucket ("s3://bucket/dir") is a prefix
 //
 // Local files do not go through gocloud's fileblob: its create-if-absent is only atomic
 // within one process and it writes .attrs sidecars. FileStore commits with a hard link of
 // a fully written temporary file instead, which is atomic across processes.
+//
+// Both stores implement lanceio.Opener (a dataset's base paths: another directory, or a
+// prefix of a bucket of the same service with the same connection parameters), and
+// BucketStore implements lanceio.FirstLister (one listing page: the newest versions of a
+// dataset with V2 manifest names). Opener opens any URL Open accepts.
 package blobstore
 
 import (
@@ -44,11 +50,18 @@ func Open(ctx context.Context, rawURL string) (lanceio.ObjectStore, error) {
 		}
 		return NewFileStore(u.Path)
 	case "mem", "s3", "gs", "azblob":
-		b, err := blob.OpenBucket(ctx, rawURL)
+		u, err := bucketURL(rawURL)
 		if err != nil {
 			return nil, fmt.Errorf("open store %s://%s: %w", scheme, rest, err)
 		}
-		return NewBucketStore(b), nil
+		b, err := blob.OpenBucket(ctx, u.String())
+		if err != nil {
+			return nil, fmt.Errorf("open store %s://%s: %w", scheme, rest, err)
+		}
+		bs := NewBucketStore(b)
+		bs.scheme, bs.conn = scheme, u.Query()
+		bs.conn.Del("prefix")
+		return bs, nil
 	default:
 		return nil, fmt.Errorf("open store %q: unsupported scheme %q", rawURL, scheme)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 
 	"gocloud.dev/blob"
@@ -16,7 +17,9 @@ import (
 // BucketStore adapts a gocloud.dev/blob Bucket to lanceio.ObjectStore. PutIfAbsent uses
 // the IfNotExist write option, which is atomic on S3, GCS, Azure and memblob.
 type BucketStore struct {
-	b *blob.Bucket
+	b      *blob.Bucket
+	scheme string     // the URL scheme Open opened it with ("" if made by NewBucketStore)
+	conn   url.Values // that URL's query parameters other than prefix (connection settings)
 }
 
 // NewBucketStore wraps b. The store owns b; Close closes it.

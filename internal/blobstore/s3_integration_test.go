@@ -26,6 +26,15 @@ func TestS3Server(t *testing.T) {
 	defer func() { require.NoError(t, s.(*blobstore.BucketStore).Close()) }()
 
 	t.Run("acceptance", func(t *testing.T) { blobstoretest.Run(t, s) })
+	t.Run("base path in the same service", func(t *testing.T) {
+		require.NoError(t, s.Put(ctx, "other/base/data/f.lance", []byte("base file")))
+		bs, err := s.(lanceio.Opener).OpenStore(ctx, "s3://"+s3server.Bucket+"/other/base")
+		require.NoError(t, err)
+		defer func() { require.NoError(t, bs.(*blobstore.BucketStore).Close()) }()
+		b, err := bs.ReadRange(ctx, "data/f.lance", 0, 9)
+		require.NoError(t, err, "the base store reuses the endpoint and credentials settings")
+		require.Equal(t, "base file", string(b))
+	})
 	t.Run("race for many keys", func(t *testing.T) {
 		const writers, keys = 8, 40
 		wins := make([]int, keys)

@@ -25,6 +25,137 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type IndexPredicate_Kind int32
+
+const (
+	IndexPredicate_KIND_UNSPECIFIED IndexPredicate_Kind = 0
+	IndexPredicate_KIND_COMPARISON  IndexPredicate_Kind = 1 // column op values
+	IndexPredicate_KIND_AND         IndexPredicate_Kind = 2 // all of args
+	IndexPredicate_KIND_OR          IndexPredicate_Kind = 3 // any of args
+	IndexPredicate_KIND_NOT         IndexPredicate_Kind = 4 // not args[0]
+)
+
+// Enum value maps for IndexPredicate_Kind.
+var (
+	IndexPredicate_Kind_name = map[int32]string{
+		0: "KIND_UNSPECIFIED",
+		1: "KIND_COMPARISON",
+		2: "KIND_AND",
+		3: "KIND_OR",
+		4: "KIND_NOT",
+	}
+	IndexPredicate_Kind_value = map[string]int32{
+		"KIND_UNSPECIFIED": 0,
+		"KIND_COMPARISON":  1,
+		"KIND_AND":         2,
+		"KIND_OR":          3,
+		"KIND_NOT":         4,
+	}
+)
+
+func (x IndexPredicate_Kind) Enum() *IndexPredicate_Kind {
+	p := new(IndexPredicate_Kind)
+	*p = x
+	return p
+}
+
+func (x IndexPredicate_Kind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (IndexPredicate_Kind) Descriptor() protoreflect.EnumDescriptor {
+	return file_flightd_v1_plan_proto_enumTypes[0].Descriptor()
+}
+
+func (IndexPredicate_Kind) Type() protoreflect.EnumType {
+	return &file_flightd_v1_plan_proto_enumTypes[0]
+}
+
+func (x IndexPredicate_Kind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use IndexPredicate_Kind.Descriptor instead.
+func (IndexPredicate_Kind) EnumDescriptor() ([]byte, []int) {
+	return file_flightd_v1_plan_proto_rawDescGZIP(), []int{2, 0}
+}
+
+type IndexPredicate_Op int32
+
+const (
+	IndexPredicate_OP_UNSPECIFIED   IndexPredicate_Op = 0
+	IndexPredicate_OP_EQ            IndexPredicate_Op = 1
+	IndexPredicate_OP_IN            IndexPredicate_Op = 2
+	IndexPredicate_OP_LT            IndexPredicate_Op = 3
+	IndexPredicate_OP_LE            IndexPredicate_Op = 4
+	IndexPredicate_OP_GT            IndexPredicate_Op = 5
+	IndexPredicate_OP_GE            IndexPredicate_Op = 6
+	IndexPredicate_OP_BETWEEN       IndexPredicate_Op = 7
+	IndexPredicate_OP_IS_NULL       IndexPredicate_Op = 8
+	IndexPredicate_OP_IS_NOT_NULL   IndexPredicate_Op = 9
+	IndexPredicate_OP_ARRAY_HAS_ANY IndexPredicate_Op = 10
+	IndexPredicate_OP_ARRAY_HAS_ALL IndexPredicate_Op = 11
+)
+
+// Enum value maps for IndexPredicate_Op.
+var (
+	IndexPredicate_Op_name = map[int32]string{
+		0:  "OP_UNSPECIFIED",
+		1:  "OP_EQ",
+		2:  "OP_IN",
+		3:  "OP_LT",
+		4:  "OP_LE",
+		5:  "OP_GT",
+		6:  "OP_GE",
+		7:  "OP_BETWEEN",
+		8:  "OP_IS_NULL",
+		9:  "OP_IS_NOT_NULL",
+		10: "OP_ARRAY_HAS_ANY",
+		11: "OP_ARRAY_HAS_ALL",
+	}
+	IndexPredicate_Op_value = map[string]int32{
+		"OP_UNSPECIFIED":   0,
+		"OP_EQ":            1,
+		"OP_IN":            2,
+		"OP_LT":            3,
+		"OP_LE":            4,
+		"OP_GT":            5,
+		"OP_GE":            6,
+		"OP_BETWEEN":       7,
+		"OP_IS_NULL":       8,
+		"OP_IS_NOT_NULL":   9,
+		"OP_ARRAY_HAS_ANY": 10,
+		"OP_ARRAY_HAS_ALL": 11,
+	}
+)
+
+func (x IndexPredicate_Op) Enum() *IndexPredicate_Op {
+	p := new(IndexPredicate_Op)
+	*p = x
+	return p
+}
+
+func (x IndexPredicate_Op) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (IndexPredicate_Op) Descriptor() protoreflect.EnumDescriptor {
+	return file_flightd_v1_plan_proto_enumTypes[1].Descriptor()
+}
+
+func (IndexPredicate_Op) Type() protoreflect.EnumType {
+	return &file_flightd_v1_plan_proto_enumTypes[1]
+}
+
+func (x IndexPredicate_Op) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use IndexPredicate_Op.Descriptor instead.
+func (IndexPredicate_Op) EnumDescriptor() ([]byte, []int) {
+	return file_flightd_v1_plan_proto_rawDescGZIP(), []int{2, 1}
+}
+
 // LanceRead is the enhancement flightd puts in the advanced_extension of a ReadRel over a
 // NamedTable. It pins the read to one resolved table version, so a plan always reads the
 // same snapshot, however many commits happen after it was planned. An enhancement alters
@@ -35,7 +166,10 @@ type LanceRead struct {
 	// time the plan is consumed (a client plan that was not pinned).
 	Version uint64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
 	// When set, the read produces at most this many rows (after its filter).
-	Limit         *int64 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Limit *int64 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// When set, the read may use the table's scalar indexes to skip rows (fields 3-7 are
+	// left for other read options).
+	Index         *IndexFilter `protobuf:"bytes,8,opt,name=index,proto3" json:"index,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -84,16 +218,190 @@ func (x *LanceRead) GetLimit() int64 {
 	return 0
 }
 
+func (x *LanceRead) GetIndex() *IndexFilter {
+	if x != nil {
+		return x.Index
+	}
+	return nil
+}
+
+// IndexFilter is the index part of a read (LanceRead.index): the read may skip the rows the
+// table's scalar indexes rule out for predicate. It narrows the read only; the ReadRel's
+// filter (or a FilterRel above) is still applied in full.
+type IndexFilter struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Predicate *IndexPredicate        `protobuf:"bytes,1,opt,name=predicate,proto3" json:"predicate,omitempty"`
+	// What the planner decided, as EXPLAIN shows it; informational.
+	Explain       string `protobuf:"bytes,2,opt,name=explain,proto3" json:"explain,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IndexFilter) Reset() {
+	*x = IndexFilter{}
+	mi := &file_flightd_v1_plan_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IndexFilter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IndexFilter) ProtoMessage() {}
+
+func (x *IndexFilter) ProtoReflect() protoreflect.Message {
+	mi := &file_flightd_v1_plan_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IndexFilter.ProtoReflect.Descriptor instead.
+func (*IndexFilter) Descriptor() ([]byte, []int) {
+	return file_flightd_v1_plan_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *IndexFilter) GetPredicate() *IndexPredicate {
+	if x != nil {
+		return x.Predicate
+	}
+	return nil
+}
+
+func (x *IndexFilter) GetExplain() string {
+	if x != nil {
+		return x.Explain
+	}
+	return ""
+}
+
+// IndexPredicate is a tree of comparisons on indexed columns.
+type IndexPredicate struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  IndexPredicate_Kind    `protobuf:"varint,1,opt,name=kind,proto3,enum=flightd.v1.IndexPredicate_Kind" json:"kind,omitempty"`
+	// KIND_COMPARISON: the column, an index into the ReadRel's base schema.
+	Column int32             `protobuf:"varint,2,opt,name=column,proto3" json:"column,omitempty"`
+	Op     IndexPredicate_Op `protobuf:"varint,3,opt,name=op,proto3,enum=flightd.v1.IndexPredicate_Op" json:"op,omitempty"`
+	// KIND_COMPARISON: the operands, each a serialized substrait.Expression.Literal.
+	Values        [][]byte          `protobuf:"bytes,4,rep,name=values,proto3" json:"values,omitempty"`
+	Args          []*IndexPredicate `protobuf:"bytes,5,rep,name=args,proto3" json:"args,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IndexPredicate) Reset() {
+	*x = IndexPredicate{}
+	mi := &file_flightd_v1_plan_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IndexPredicate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IndexPredicate) ProtoMessage() {}
+
+func (x *IndexPredicate) ProtoReflect() protoreflect.Message {
+	mi := &file_flightd_v1_plan_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IndexPredicate.ProtoReflect.Descriptor instead.
+func (*IndexPredicate) Descriptor() ([]byte, []int) {
+	return file_flightd_v1_plan_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *IndexPredicate) GetKind() IndexPredicate_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return IndexPredicate_KIND_UNSPECIFIED
+}
+
+func (x *IndexPredicate) GetColumn() int32 {
+	if x != nil {
+		return x.Column
+	}
+	return 0
+}
+
+func (x *IndexPredicate) GetOp() IndexPredicate_Op {
+	if x != nil {
+		return x.Op
+	}
+	return IndexPredicate_OP_UNSPECIFIED
+}
+
+func (x *IndexPredicate) GetValues() [][]byte {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+func (x *IndexPredicate) GetArgs() []*IndexPredicate {
+	if x != nil {
+		return x.Args
+	}
+	return nil
+}
+
 var File_flightd_v1_plan_proto protoreflect.FileDescriptor
 
 const file_flightd_v1_plan_proto_rawDesc = "" +
 	"\n" +
 	"\x15flightd/v1/plan.proto\x12\n" +
-	"flightd.v1\"J\n" +
+	"flightd.v1\"y\n" +
 	"\tLanceRead\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x04R\aversion\x12\x19\n" +
-	"\x05limit\x18\x02 \x01(\x03H\x00R\x05limit\x88\x01\x01B\b\n" +
-	"\x06_limitB/Z-github.com/flightd/flightd/internal/flightdpbb\x06proto3"
+	"\x05limit\x18\x02 \x01(\x03H\x00R\x05limit\x88\x01\x01\x12-\n" +
+	"\x05index\x18\b \x01(\v2\x17.flightd.v1.IndexFilterR\x05indexB\b\n" +
+	"\x06_limit\"a\n" +
+	"\vIndexFilter\x128\n" +
+	"\tpredicate\x18\x01 \x01(\v2\x1a.flightd.v1.IndexPredicateR\tpredicate\x12\x18\n" +
+	"\aexplain\x18\x02 \x01(\tR\aexplain\"\xed\x03\n" +
+	"\x0eIndexPredicate\x123\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1f.flightd.v1.IndexPredicate.KindR\x04kind\x12\x16\n" +
+	"\x06column\x18\x02 \x01(\x05R\x06column\x12-\n" +
+	"\x02op\x18\x03 \x01(\x0e2\x1d.flightd.v1.IndexPredicate.OpR\x02op\x12\x16\n" +
+	"\x06values\x18\x04 \x03(\fR\x06values\x12.\n" +
+	"\x04args\x18\x05 \x03(\v2\x1a.flightd.v1.IndexPredicateR\x04args\"Z\n" +
+	"\x04Kind\x12\x14\n" +
+	"\x10KIND_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fKIND_COMPARISON\x10\x01\x12\f\n" +
+	"\bKIND_AND\x10\x02\x12\v\n" +
+	"\aKIND_OR\x10\x03\x12\f\n" +
+	"\bKIND_NOT\x10\x04\"\xba\x01\n" +
+	"\x02Op\x12\x12\n" +
+	"\x0eOP_UNSPECIFIED\x10\x00\x12\t\n" +
+	"\x05OP_EQ\x10\x01\x12\t\n" +
+	"\x05OP_IN\x10\x02\x12\t\n" +
+	"\x05OP_LT\x10\x03\x12\t\n" +
+	"\x05OP_LE\x10\x04\x12\t\n" +
+	"\x05OP_GT\x10\x05\x12\t\n" +
+	"\x05OP_GE\x10\x06\x12\x0e\n" +
+	"\n" +
+	"OP_BETWEEN\x10\a\x12\x0e\n" +
+	"\n" +
+	"OP_IS_NULL\x10\b\x12\x12\n" +
+	"\x0eOP_IS_NOT_NULL\x10\t\x12\x14\n" +
+	"\x10OP_ARRAY_HAS_ANY\x10\n" +
+	"\x12\x14\n" +
+	"\x10OP_ARRAY_HAS_ALL\x10\vB/Z-github.com/flightd/flightd/internal/flightdpbb\x06proto3"
 
 var (
 	file_flightd_v1_plan_proto_rawDescOnce sync.Once
@@ -107,16 +415,26 @@ func file_flightd_v1_plan_proto_rawDescGZIP() []byte {
 	return file_flightd_v1_plan_proto_rawDescData
 }
 
-var file_flightd_v1_plan_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
+var file_flightd_v1_plan_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_flightd_v1_plan_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_flightd_v1_plan_proto_goTypes = []any{
-	(*LanceRead)(nil), // 0: flightd.v1.LanceRead
+	(IndexPredicate_Kind)(0), // 0: flightd.v1.IndexPredicate.Kind
+	(IndexPredicate_Op)(0),   // 1: flightd.v1.IndexPredicate.Op
+	(*LanceRead)(nil),        // 2: flightd.v1.LanceRead
+	(*IndexFilter)(nil),      // 3: flightd.v1.IndexFilter
+	(*IndexPredicate)(nil),   // 4: flightd.v1.IndexPredicate
 }
 var file_flightd_v1_plan_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	3, // 0: flightd.v1.LanceRead.index:type_name -> flightd.v1.IndexFilter
+	4, // 1: flightd.v1.IndexFilter.predicate:type_name -> flightd.v1.IndexPredicate
+	0, // 2: flightd.v1.IndexPredicate.kind:type_name -> flightd.v1.IndexPredicate.Kind
+	1, // 3: flightd.v1.IndexPredicate.op:type_name -> flightd.v1.IndexPredicate.Op
+	4, // 4: flightd.v1.IndexPredicate.args:type_name -> flightd.v1.IndexPredicate
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_flightd_v1_plan_proto_init() }
@@ -130,13 +448,14 @@ func file_flightd_v1_plan_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_flightd_v1_plan_proto_rawDesc), len(file_flightd_v1_plan_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   1,
+			NumEnums:      2,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_flightd_v1_plan_proto_goTypes,
 		DependencyIndexes: file_flightd_v1_plan_proto_depIdxs,
+		EnumInfos:         file_flightd_v1_plan_proto_enumTypes,
 		MessageInfos:      file_flightd_v1_plan_proto_msgTypes,
 	}.Build()
 	File_flightd_v1_plan_proto = out.File

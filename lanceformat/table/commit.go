@@ -79,10 +79,8 @@ func (d *Dataset) Commit(ctx context.Context, readVersion uint64, op Operation, 
 		if err != nil {
 			return nil, err
 		}
-		for v := checked + 1; v <= base.version(); v++ {
-			if err := d.checkAgainst(ctx, op, readVersion, v); err != nil {
-				return nil, err
-			}
+		if err := d.checkSince(ctx, op, readVersion, checked, base); err != nil {
+			return nil, err
 		}
 		checked = base.version()
 		m, err := d.tryCommit(ctx, op, base.m, uuid, scheme, opts.Properties)
@@ -103,8 +101,12 @@ func (d *Dataset) Commit(ctx context.Context, readVersion uint64, op Operation, 
 		Reason: fmt.Sprintf("lost the race for the next version %d times", retries+1)}
 }
 
-// latest is the newest committed manifest (m nil when there is none).
-type latest struct{ m *Manifest }
+// latest is the newest committed manifest (m nil when there is none) and the listing of
+// _versions/ it was found in.
+type latest struct {
+	m        *Manifest
+	versions []VersionInfo
+}
 
 func (l latest) version() uint64 {
 	if l.m == nil {
@@ -115,7 +117,7 @@ func (l latest) version() uint64 {
 
 // latestForCommit loads the newest manifest and the naming scheme to commit under.
 func (d *Dataset) latestForCommit(ctx context.Context, readVersion uint64, naming NamingScheme) (latest, NamingScheme, error) {
-	vs, err := d.listVersions(ctx)
+	vs, err := d.newestVersions(ctx)
 	if err != nil {
 		return latest{}, 0, err
 	}
@@ -138,20 +140,33 @@ func (d *Dataset) latestForCommit(ctx context.Context, readVersion uint64, namin
 	if err != nil {
 		return latest{}, 0, err
 	}
-	return latest{m: m}, scheme, nil
+	return latest{m: m, versions: vs}, scheme, nil
 }
 
-// checkAgainst runs op's conflict check against the transaction of version v.
-func (d *Dataset) checkAgainst(ctx context.Context, op Operation, readVersion, v uint64) error {
-	theirs, err := d.theirTransaction(ctx, op, readVersion, v)
-	if err == nil {
-		err = op.check(theirs, v)
+// checkSince runs op's conflict check against the transactions of the versions after
+// checked up to base, in version order. The transactions are fetched concurrently first
+// (commitFetchers at a time): a writer that lost a race against several others must read
+// all their transactions, and on an object store each read is a round trip.
+func (d *Dataset) checkSince(ctx context.Context, op Operation, readVersion, checked uint64, base latest) error {
+	if base.version() <= checked {
+		return nil
 	}
-	var cce *CommitConflictError
-	if errors.As(err, &cce) {
-		cce.ReadVersion = readVersion
+	theirs := d.fetchTransactions(ctx, op, readVersion, checked+1, base)
+	for i, t := range theirs {
+		v := checked + 1 + uint64(i)
+		err := t.err
+		if err == nil {
+			err = op.check(t.txn, v)
+		}
+		var cce *CommitConflictError
+		if errors.As(err, &cce) {
+			cce.ReadVersion = readVersion
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // tryCommit builds the next manifest on base, writes the transaction file and creates the
@@ -181,11 +196,9 @@ func (d *Dataset) tryCommit(ctx context.Context, op Operation, base *Manifest,
 		}
 		b.next.TransactionFile = name
 	}
-	var txn *lancepb.Transaction
-	if inline {
-		txn = b.txn
-	}
-	data, err := encodeManifestFile(b.next, b.indices, txn)
+	// The transaction also goes inline, as Lance writes it: conflict checks of later
+	// writers then read one object per version instead of two.
+	data, err := encodeManifestFile(b.next, b.indices, b.txn)
 	if err != nil {
 		return nil, err
 	}

@@ -22,13 +22,23 @@ func checkWriterFeatures(base *Manifest) error {
 	if base == nil {
 		return nil
 	}
+	if base.Proto.GetWriterFeatureFlags()&FlagBasePaths != 0 || len(base.Proto.GetBasePaths()) > 0 {
+		return fmt.Errorf("manifest %s (version %d): %w (not supported yet: writing to datasets with base paths)",
+			base.Path, base.Version(), ErrUnsupportedFeature)
+	}
 	if bad := base.Proto.GetWriterFeatureFlags() &^ supportedWriterFlags; bad != 0 {
 		return fmt.Errorf("manifest %s (version %d): writer feature flags %#x: %w "+
-			"(not supported yet: writing datasets with stable row ids, base paths or newer features)",
+			"(not supported yet: writing datasets with stable row ids or newer features)",
 			base.Path, base.Version(), bad, ErrUnsupportedFeature)
 	}
 	return nil
 }
+
+// CheckWritable returns an error wrapping ErrUnsupportedFeature if this package cannot commit
+// a new version on top of m (base paths, stable row ids, unknown writer feature flags).
+// Commit checks it too; callers that write data files before committing check it first so
+// that a refused commit leaves no files behind.
+func CheckWritable(m *Manifest) error { return checkWriterFeatures(m) }
 
 // start prepares b.next as a copy of the base manifest (fields this package does not know
 // are dropped) and b.txn with the transaction's identity.

@@ -14,8 +14,9 @@ import (
 // Dataset is one Lance table in an object store, rooted at a directory of the store.
 // It holds no state besides its location and is safe for concurrent use.
 type Dataset struct {
-	store lanceio.ObjectStore
-	root  string // "" or a '/'-separated directory without a trailing slash
+	store  lanceio.ObjectStore
+	root   string         // "" or a '/'-separated directory without a trailing slash
+	opener lanceio.Opener // opens base paths' stores; nil: the store's own, if it has one
 }
 
 // VersionInfo describes one committed version.
@@ -81,6 +82,46 @@ func (d *Dataset) listVersions(ctx context.Context) ([]VersionInfo, error) {
 	return out, nil
 }
 
+// newestPage is how many of the newest versions newestVersions asks a FirstLister for.
+const newestPage = 64
+
+// newestVersions returns the newest committed versions, ascending, with the newest last.
+// When the store is a lanceio.FirstLister and _versions/ holds V2 names (inverted, so they
+// sort newest first), one short listing of the first entries gives the newest versions
+// without listing every version of a long history (on S3 a listing of N objects costs
+// N/1000 round trips plus the time to parse N entries). Otherwise, or when the first
+// entries hold a V1 name (a dataset with mixed naming), it lists every version.
+func (d *Dataset) newestVersions(ctx context.Context) ([]VersionInfo, error) {
+	fl, ok := d.store.(lanceio.FirstLister)
+	if !ok {
+		return d.listVersions(ctx)
+	}
+	dir := d.Path(versionsDir)
+	objs, err := fl.ListFirst(ctx, dir, newestPage)
+	if err != nil {
+		return nil, fmt.Errorf("list versions of %s: %w", d.describe(), err)
+	}
+	var out []VersionInfo
+	for _, o := range objs {
+		if path.Dir(o.Path) != path.Clean(dir) {
+			continue
+		}
+		v, scheme, ok := ParseManifestName(o.Path)
+		if !ok {
+			continue
+		}
+		if scheme != NamingV2 {
+			return d.listVersions(ctx)
+		}
+		out = append(out, VersionInfo{Version: v, Path: o.Path, Size: o.Size, ModTime: o.ModTime})
+	}
+	if len(out) == 0 {
+		return d.listVersions(ctx) // no V2 names first: V1 names, or a dataset with none
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out, nil
+}
+
 func (d *Dataset) describe() string {
 	if d.root == "" {
 		return "dataset at store root"
@@ -95,6 +136,14 @@ func (d *Dataset) Manifests(ctx context.Context) ([]VersionInfo, error) {
 	return d.listVersions(ctx)
 }
 
+// NewestManifests lists the newest committed versions, oldest first, like Manifests but
+// possibly without the older ones: on a lanceio.FirstLister store, a dataset with V2 names
+// needs only the first entries of _versions/ (see newestVersions). The last entry is always
+// the latest version. A dataset that does not exist has none.
+func (d *Dataset) NewestManifests(ctx context.Context) ([]VersionInfo, error) {
+	return d.newestVersions(ctx)
+}
+
 // Load reads the manifest a listing entry names.
 func (d *Dataset) Load(ctx context.Context, vi VersionInfo) (*Manifest, error) {
 	return d.load(ctx, vi.Path, vi.Version, vi.Size)
@@ -103,7 +152,7 @@ func (d *Dataset) Load(ctx context.Context, vi VersionInfo) (*Manifest, error) {
 // LatestVersion returns the newest committed version number. It fails with
 // ErrVersionNotFound if the dataset has no versions (or does not exist).
 func (d *Dataset) LatestVersion(ctx context.Context) (uint64, error) {
-	vs, err := d.listVersions(ctx)
+	vs, err := d.newestVersions(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +164,7 @@ func (d *Dataset) LatestVersion(ctx context.Context) (uint64, error) {
 
 // Latest loads the newest version's manifest.
 func (d *Dataset) Latest(ctx context.Context) (*Manifest, error) {
-	vs, err := d.listVersions(ctx)
+	vs, err := d.newestVersions(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -261,7 +261,7 @@ func TestUnknownReaderFeature(t *testing.T) {
 	}{
 		{0, true},
 		{table.FlagDeletionFiles | table.FlagStableRowIDs, true},
-		{table.FlagBasePaths, false},
+		{table.FlagBasePaths, true}, // read through the bases (bases.go)
 		{64, false},
 		{1 << 40, false},
 	}

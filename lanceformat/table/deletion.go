@@ -65,22 +65,41 @@ func DeletionFilePath(fragmentID uint64, df *lancepb.DeletionFile) string {
 }
 
 // ReadDeletionVector reads the deletion vector of fragment frag, or returns nil if it has
-// none. Offsets must be below the fragment's physical_rows when that is recorded.
+// none. Offsets must be below the fragment's physical_rows when that is recorded. It cannot
+// resolve a deletion file under a base path (one with a base_id); ReadFragmentDeletions can.
 func (d *Dataset) ReadDeletionVector(ctx context.Context, frag *lancepb.DataFragment) (*DeletionVector, error) {
 	df := frag.GetDeletionFile()
 	if df == nil {
 		return nil, nil
 	}
 	if df.BaseId != nil {
-		return nil, fmt.Errorf("%s: fragment %d: deletion file with base_id: not supported yet: base paths",
-			d.describe(), frag.GetId())
+		return nil, fmt.Errorf("%s: fragment %d: deletion file under base path %d: %w (use ReadFragmentDeletions)",
+			d.describe(), frag.GetId(), df.GetBaseId(), ErrUnsupportedFeature)
 	}
-	p := d.Path(DeletionFilePath(frag.GetId(), df))
-	size, err := d.store.Size(ctx, p)
+	return d.readDeletionVector(ctx, FileLocation{Store: d.store, Path: d.Path(DeletionFilePath(frag.GetId(), df))}, frag)
+}
+
+// ReadFragmentDeletions reads the deletion vector of fragment frag of manifest m, or returns
+// nil if it has none, resolving a deletion file under a base path through m's base paths.
+func (d *Dataset) ReadFragmentDeletions(ctx context.Context, m *Manifest, frag *lancepb.DataFragment) (*DeletionVector, error) {
+	if frag.GetDeletionFile() == nil {
+		return nil, nil
+	}
+	loc, err := d.DeletionFileLocation(ctx, m, frag)
+	if err != nil {
+		return nil, err
+	}
+	return d.readDeletionVector(ctx, loc, frag)
+}
+
+func (d *Dataset) readDeletionVector(ctx context.Context, loc FileLocation, frag *lancepb.DataFragment) (*DeletionVector, error) {
+	df := frag.GetDeletionFile()
+	p := loc.String()
+	size, err := loc.Store.Size(ctx, loc.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read deletion file %s: %w", p, err)
 	}
-	data, err := d.store.ReadRange(ctx, p, 0, size)
+	data, err := loc.Store.ReadRange(ctx, loc.Path, 0, size)
 	if err != nil {
 		return nil, fmt.Errorf("read deletion file %s: %w", p, err)
 	}

@@ -11,21 +11,26 @@
 //	data/*.lance                                               data files (package file)
 //
 // Latest-version discovery lists _versions/ and takes the largest version; pylance's
-// latest_version_hint.json is never trusted (it is not read at all).
+// latest_version_hint.json is never trusted (it is not read at all). On stores that can
+// list just the first objects (lanceio.FirstLister) a dataset with V2 names needs only the
+// first entries, which are the newest versions.
+//
+// Base paths (bases.go): files with a base_id live under the manifest's BasePath of that id
+// (a registered base, or a shallow clone's source); their stores are opened with the
+// Dataset's lanceio.Opener (WithOpener) or the store's own.
 //
 // Writing (commit*.go, transaction.go, op_*.go): Dataset.Commit commits an Operation
 // (NewAppend, NewOverwrite, NewDelete, NewUpdate, NewRewrite, NewDropColumns,
 // NewRenameColumn, NewRestore, and add-columns Merges) with Lance's protocol: transaction
-// file, then the manifest created with PutIfAbsent; a lost race is re-checked against the
+// file, then the manifest (with the transaction inline too) created with PutIfAbsent; a
+// lost race is re-checked against the
 // winners' transactions and rebased or refused (ErrCommitConflict,
 // ErrRetryableCommitConflict). Dataset also has one-call helpers (Create, Append,
 // DeleteRows, Update, AddColumns, DropColumns, RenameColumn, Restore, CreateTag, DeleteTag,
 // Cleanup).
 //
-// Not supported yet: base paths (feature flag 16), branches (tags that name a branch),
-// detached versions, and the _rowid/_rowaddr columns of stable row ids (datasets with
-// stable row ids are readable; their row-id sequences are decoded on request by
-// DecodeRowIDs). Writing datasets with stable row ids or base paths, legacy (0.1) data
-// files, dropping nested fields, and remapping index fragment bitmaps on rewrite are not
-// supported yet either.
+// Not supported yet: branches (tags that name a branch) and detached versions. Writing to
+// datasets with stable row ids or base paths (any commit and Cleanup are refused), legacy
+// (0.1) data files, dropping nested fields, and remapping index fragment bitmaps on rewrite
+// are not supported yet either.
 package table

@@ -10,7 +10,7 @@ const (
 	FlagUseV2Format uint64 = 4
 	// FlagTableConfig: the table has config (a writer flag; harmless to readers).
 	FlagTableConfig uint64 = 8
-	// FlagBasePaths: files may live under other base paths. Not supported yet.
+	// FlagBasePaths: files may live under other base paths (read: yes; write: not yet).
 	FlagBasePaths uint64 = 16
 	// FlagDisableTransactionFile: no .txn files are written (a writer flag).
 	FlagDisableTransactionFile uint64 = 32
@@ -18,10 +18,10 @@ const (
 
 // supportedReaderFlags are the reader flags this package can honour.
 const supportedReaderFlags = FlagDeletionFiles | FlagStableRowIDs | FlagUseV2Format |
-	FlagTableConfig | FlagDisableTransactionFile
+	FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile
 
 // CheckReaderFeatures returns an *UnsupportedFeatureError if m needs a reader feature this
-// package does not implement (any unknown bit, and base paths).
+// package does not implement (any unknown bit).
 func CheckReaderFeatures(m *Manifest) error {
 	if bad := m.Proto.GetReaderFeatureFlags() &^ supportedReaderFlags; bad != 0 {
 		return &UnsupportedFeatureError{Path: m.Path, Version: m.Version(), Flags: bad}

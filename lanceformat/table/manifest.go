@@ -144,3 +144,16 @@ func EncodeManifest(m *lancepb.Manifest) ([]byte, error) {
 	out = binary.LittleEndian.AppendUint16(out, 2) // minor
 	return append(out, magic...), nil
 }
+
+// EncodedSize is the protobuf size in bytes of the manifest and its index and transaction
+// sections, an estimate of the memory the decoded manifest holds (caches weigh it by this).
+func (m *Manifest) EncodedSize() int64 {
+	n := proto.Size(m.Proto)
+	for _, ix := range m.Indices {
+		n += proto.Size(ix)
+	}
+	if m.Transaction != nil {
+		n += proto.Size(m.Transaction)
+	}
+	return int64(n)
+}

@@ -1,10 +1,13 @@
 package table
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
@@ -106,10 +109,47 @@ func (d *Dataset) ReadTransaction(ctx context.Context, m *Manifest) (*lancepb.Tr
 	return t, nil
 }
 
+// commitFetchers bounds the concurrent reads of other writers' transactions in a commit.
+const commitFetchers = 8
+
+// fetched is one version's transaction (or why it could not be read) for a conflict check.
+type fetched struct {
+	txn *lancepb.Transaction
+	err error
+}
+
+// fetchTransactions reads the transactions of versions first..base, concurrently, for
+// conflict checking; result i is version first+i. A version missing from base's listing is
+// looked up by name; the base version itself is not read again.
+func (d *Dataset) fetchTransactions(ctx context.Context, op Operation, read, first uint64, base latest) []fetched {
+	out := make([]fetched, base.version()-first+1)
+	var g errgroup.Group
+	g.SetLimit(commitFetchers)
+	for i := range out {
+		v := first + uint64(i)
+		g.Go(func() error {
+			out[i].txn, out[i].err = d.theirTransaction(ctx, op, read, v, base)
+			return nil // errors are reported per version, in version order, by the caller
+		})
+	}
+	_ = g.Wait()
+	return out
+}
+
 // theirTransaction loads version v and its transaction for conflict checking. A version
 // without a transaction cannot be checked: that is a retryable conflict, as in Lance.
-func (d *Dataset) theirTransaction(ctx context.Context, op Operation, read, v uint64) (*lancepb.Transaction, error) {
-	m, err := d.Checkout(ctx, v)
+func (d *Dataset) theirTransaction(ctx context.Context, op Operation, read, v uint64, base latest) (*lancepb.Transaction, error) {
+	var m *Manifest
+	var err error
+	i, listed := slices.BinarySearchFunc(base.versions, v, func(vi VersionInfo, v uint64) int { return cmp.Compare(vi.Version, v) })
+	switch {
+	case v == base.version():
+		m = base.m
+	case listed:
+		m, err = d.Load(ctx, base.versions[i])
+	default:
+		m, err = d.Checkout(ctx, v)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("conflict check against version %d: %w", v, err)
 	}

@@ -36,14 +36,17 @@ type binder struct {
 	// params holds the statement's parameters; nil when parameters are not allowed
 	// (Bind without values).
 	params *params
+	// rowCols are the hidden row columns the statement's table scans carry (rowcols.go).
+	rowCols rowColumns
 }
 
 // child returns a binder for a nested query block: same catalog and CTEs, no outer scope.
 func (b *binder) child() *binder {
-	return &binder{ctx: b.ctx, cat: b.cat, ctes: b.ctes, params: b.params}
+	return &binder{ctx: b.ctx, cat: b.cat, ctes: b.ctes, params: b.params, rowCols: b.rowCols}
 }
 
 func (b *binder) bindStatement(stmt ast.Statement) (plan.Node, error) {
+	b.rowCols = b.rowCols.or(mentionedRowColumns(stmt))
 	switch s := stmt.(type) {
 	case *ast.Select:
 		return b.bindSelect(s)

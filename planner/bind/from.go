@@ -35,7 +35,7 @@ func (b *binder) bindTable(ref *ast.TableRef) (plan.Node, *scope, error) {
 	if err != nil {
 		return nil, nil, errAt(err, ref.Pos)
 	}
-	var at catalog.VersionRef
+	at := VersionDefaultsFrom(b.ctx).For(name) // the session's time travel, unless AT says otherwise
 	if ref.At != nil {
 		if at, err = b.bindAt(ref.At); err != nil {
 			return nil, nil, errAt(err, ref.At.Pos)
@@ -53,11 +53,8 @@ func (b *binder) bindTable(ref *ast.TableRef) (plan.Node, *scope, error) {
 	if rel == "" {
 		rel = t.Name()
 	}
-	cols := make([]int, len(t.Schema().Fields()))
-	for i := range cols {
-		cols[i] = i
-	}
-	return plan.NewScan(t, cols), tableScope(t.Schema(), rel), nil
+	scan, sc := b.baseTableScan(t, rel)
+	return scan, sc, nil
 }
 
 // tableName checks the qualifiers of a table name and returns the bare name.

@@ -138,7 +138,7 @@ func shiftCols(cols []scopeCol, delta int) []scopeCol {
 func commonNames(ls, rs *scope) []string {
 	var out []string
 	for _, c := range ls.cols {
-		if !c.hidden && rs.lookup(c.field.Name) >= 0 {
+		if !c.hidden && !c.system && rs.lookup(c.field.Name) >= 0 {
 			out = append(out, c.field.Name)
 		}
 	}

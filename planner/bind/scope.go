@@ -17,6 +17,9 @@ type scopeCol struct {
 	index  int    // position in the input node's output
 	field  arrow.Field
 	hidden bool // merged away by USING/NATURAL: reachable only through its table name
+	// system marks a hidden row column (_rowid, _rowaddr; rowcols.go): never part of *,
+	// NATURAL or USING; an unqualified name reaches it only when no visible column has it.
+	system bool
 }
 
 // scope is the set of columns an expression can name: the columns of the FROM clause, in
@@ -99,8 +102,8 @@ func (s *scope) find(ref *ast.ColumnRef) (scopeCol, error) {
 			return scopeCol{}, dberr.New(dberr.Binder, "Referenced table %q not found!", q)
 		}
 		idx = s.lookupIn(name, func(c scopeCol) bool { return strings.EqualFold(c.rel, q) })
-	} else {
-		idx = s.lookup(name)
+	} else if idx = s.lookup(name); idx == -1 {
+		idx = s.lookupIn(name, func(c scopeCol) bool { return c.system })
 	}
 	switch {
 	case idx == -2:
@@ -114,7 +117,7 @@ func (s *scope) find(ref *ast.ColumnRef) (scopeCol, error) {
 // lookup returns the position in cols of the visible column name, -1 when absent and -2
 // when ambiguous.
 func (s *scope) lookup(name string) int {
-	return s.lookupIn(name, func(c scopeCol) bool { return !c.hidden })
+	return s.lookupIn(name, func(c scopeCol) bool { return !c.hidden && !c.system })
 }
 
 func (s *scope) lookupIn(name string, ok func(scopeCol) bool) int {

@@ -135,7 +135,7 @@ func expandStars(items []ast.SelectItem, sc *scope) ([]selectItem, error) {
 		n := len(out)
 		used := map[string]bool{}
 		for _, c := range sc.cols {
-			if it.StarTable == "" && c.hidden || it.StarTable != "" && !strings.EqualFold(c.rel, it.StarTable) {
+			if c.system || it.StarTable == "" && c.hidden || it.StarTable != "" && !strings.EqualFold(c.rel, it.StarTable) {
 				continue
 			}
 			if name, ok := findName(it.Exclude, c.field.Name); ok {

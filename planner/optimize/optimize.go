@@ -7,6 +7,8 @@
 //	                  cross join + equality filter becomes an inner join with keys
 //	rules_project.go  projection pushdown: every node keeps only the columns its parents
 //	                  use, through joins, down to Scan.Columns (an empty list for count(*))
+//	rules_index.go    scalar indexes: the indexable conjuncts of a scan's filter become
+//	                  Scan.Index when the table's indexes select few enough rows
 //	rules_limit.go    limit pushdown: LIMIT n OFFSET m over a Scan (through projections)
 //	                  becomes Scan.Limit = n+m, a hint the scan may stop early on; the
 //	                  Limit node stays and applies offset and count exactly
@@ -15,13 +17,24 @@
 // immutable: rules build new nodes and never modify their input.
 package optimize
 
-import "github.com/flightd/flightd/planner/plan"
+import (
+	"context"
 
-// Optimize applies every rule family once, in order.
-func Optimize(n plan.Node) plan.Node {
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// Optimize applies every rule family once, in order. It is OptimizeContext without
+// cancellation.
+func Optimize(n plan.Node) plan.Node { return OptimizeContext(context.Background(), n) }
+
+// OptimizeContext applies every rule family once, in order. ctx bounds the I/O of the index
+// rule (rules_index.go), which asks tables with scalar indexes how many rows a filter
+// selects; it runs last, on the final scan filters.
+func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
 	n = pushFilters(n)
 	n = pruneColumns(n)
 	n = pushLimits(n)
+	n = useIndexes(ctx, n)
 	return n
 }
 
@@ -61,9 +74,9 @@ func transformUp(n plan.Node, f func(plan.Node) plan.Node) plan.Node {
 	return f(n)
 }
 
-// copyScan returns a new scan of the same table, columns, filter and limit.
+// copyScan returns a new scan of the same table, columns, row columns, filter and limit.
 func copyScan(s *plan.Scan) *plan.Scan {
-	out := plan.NewScan(s.Table, s.Columns)
+	out := plan.NewRowScan(s.Table, s.Columns, s.RowID, s.RowAddr)
 	out.Filter, out.Limit = s.Filter, s.Limit
 	return out
 }

@@ -100,7 +100,7 @@ func pruneScan(s *plan.Scan, need []bool) (plan.Node, mapping) {
 	keep := append([]bool(nil), need...)
 	mark(keep, s.Filter)
 	var cols []int
-	m := make(mapping, len(s.Columns))
+	m := make(mapping, len(keep))
 	for i, c := range s.Columns {
 		m[i] = -1
 		if keep[i] {
@@ -108,7 +108,18 @@ func pruneScan(s *plan.Scan, need []bool) (plan.Node, mapping) {
 			cols = append(cols, c)
 		}
 	}
-	out := plan.NewScan(s.Table, cols)
+	// The hidden row columns follow (_rowid, then _rowaddr); each stays only when needed.
+	rowID := s.RowID && keep[len(s.Columns)]
+	rowAddr := s.RowAddr && keep[len(keep)-1]
+	next := len(cols)
+	for i := len(s.Columns); i < len(keep); i++ {
+		m[i] = -1
+		if keep[i] {
+			m[i] = next
+			next++
+		}
+	}
+	out := plan.NewRowScan(s.Table, cols, rowID, rowAddr)
 	out.Limit = s.Limit
 	if s.Filter != nil {
 		out.Filter = m.rewrite(s.Filter)

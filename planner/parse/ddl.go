@@ -84,6 +84,10 @@ func (p *parser) targetTable() (*ast.TableRef, error) {
 		return nil, err
 	}
 	ref := &ast.TableRef{Pos: t.pos, Name: name}
+	// A time-travel clause parses so that the binder can say why a write cannot have one.
+	if ref.At, _, err = p.atClause(); err != nil {
+		return nil, err
+	}
 	switch {
 	case p.acceptKw("AS"):
 		ref.Alias, err = p.identifier()

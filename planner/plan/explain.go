@@ -80,12 +80,18 @@ func explainScan(s *Scan) string {
 			cols[i] = fmt.Sprintf("?#%d", c)
 		}
 	}
+	for _, f := range s.Request().RowFields() {
+		cols = append(cols, f.Name)
+	}
 	line := fmt.Sprintf("Scan: %s version=%d columns=[%s]", s.Table.Name(), s.Table.Version(), strings.Join(cols, ", "))
 	if s.Filter != nil {
 		line += " filter=" + s.Filter.String()
 	}
 	if s.Limit >= 0 {
 		line += fmt.Sprintf(" limit=%d", s.Limit)
+	}
+	if s.Index != nil && s.Index.Explain != "" {
+		line += " " + s.Index.Explain
 	}
 	return line
 }

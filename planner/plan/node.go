@@ -14,8 +14,9 @@ type Node interface {
 	Children() []Node
 }
 
-// Scan reads a table snapshot. It outputs the projected columns, in order, after
-// applying Filter (if any) and at most Limit rows (negative: no limit).
+// Scan reads a table snapshot. It outputs the projected columns, in order, then the hidden
+// row columns it asks for, after applying Filter (if any) and at most Limit rows (negative:
+// no limit).
 type Scan struct {
 	Table   catalog.Table
 	Columns []int // indices into Table.Schema()
@@ -23,8 +24,17 @@ type Scan struct {
 	Limit   int64
 	// Shard restricts the scan to a subset of the table's morsels, so that one query can be
 	// fetched through several Flight endpoints in parallel. The zero value reads everything.
-	Shard  Shard
+	Shard Shard
+	// Index lets the scan read only the rows the table's scalar indexes select for part of
+	// Filter (catalog.ScanRequest.Index); Filter is still applied in full. Set by the
+	// optimizer (planner/optimize rules_index.go); nil means a plain scan.
+	Index  *catalog.IndexFilter
 	schema *arrow.Schema
+
+	// RowID and RowAddr append the hidden non-null uint64 columns catalog.RowIDColumn and
+	// catalog.RowAddrColumn, in that order, after Columns (catalog.ScanRequest's fields of
+	// the same names). NewRowScan sets them; the schema is computed at construction.
+	RowID, RowAddr bool
 }
 
 // Shard selects the morsels whose position i in Table.Morsels satisfies i % Count == Index.
@@ -40,9 +50,7 @@ func (s Shard) Keeps(i int) bool {
 
 // NewScan builds a scan of the given columns of t with no filter and no limit.
 func NewScan(t catalog.Table, columns []int) *Scan {
-	s := &Scan{Table: t, Columns: columns, Limit: -1}
-	s.schema = projectSchema(t.Schema(), columns)
-	return s
+	return NewRowScan(t, columns, false, false)
 }
 
 // Schema implements Node.

@@ -2,7 +2,6 @@ package substrait
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
@@ -53,39 +52,44 @@ func (c *consumer) read(r *pb.ReadRel, path string) (plan.Node, error) {
 	if err != nil {
 		return nil, catalog.LoadError(name, at, err)
 	}
-	if err := checkBaseSchema(r.GetBaseSchema(), t, path); err != nil {
+	rowID, rowAddr, base, err := checkBaseSchema(r.GetBaseSchema(), t, path)
+	if err != nil {
 		return nil, err
 	}
-	cols, err := maskColumns(r.GetProjection(), t.Schema(), path)
+	cols, err := maskColumns(r.GetProjection(), base, path)
 	if err != nil {
 		return nil, err
 	}
 	var filter plan.Expr
 	if r.GetFilter() != nil {
-		if filter, err = c.predicate(r.GetFilter(), t.Schema(), path+".filter"); err != nil {
+		if filter, err = c.predicate(r.GetFilter(), base, path+".filter"); err != nil {
 			return nil, err
 		}
 	}
-	n := scanWithFilter(t, cols, filter)
+	n := readScan(t, cols, filter, rowID, rowAddr)
 	if n.scan.Limit = -1; pin.Limit != nil {
 		n.scan.Limit = pin.GetLimit()
+	}
+	if pin.GetIndex() != nil {
+		if n.scan.Index, err = indexFilterOf(pin.GetIndex(), len(t.Schema().Fields()), path+".lance_read.index"); err != nil {
+			return nil, err
+		}
 	}
 	return emit(n.node, r.GetCommon(), path)
 }
 
-// checkBaseSchema verifies that the plan's base schema names the table's columns.
-func checkBaseSchema(base *pb.NamedStruct, t catalog.Table, path string) error {
+// checkBaseSchema verifies that the plan's base schema names the table's columns, maybe
+// followed by hidden row columns (read_rows.go), and returns those and the base schema.
+func checkBaseSchema(base *pb.NamedStruct, t catalog.Table, path string) (rowID, rowAddr bool, _ *arrow.Schema, _ error) {
 	if base == nil {
-		return nil
+		return false, false, t.Schema(), nil
 	}
-	want, err := namedStruct(t.Schema())
-	if err != nil {
-		return err
+	rowID, rowAddr, s, ok := baseRowColumns(base.GetNames(), t)
+	if !ok {
+		want, _ := namedStruct(t.Schema())
+		return false, false, nil, invalid(path, "base schema %v does not match table %s version %d %v", base.GetNames(), t.Name(), t.Version(), want.GetNames())
 	}
-	if !slices.Equal(base.GetNames(), want.GetNames()) {
-		return invalid(path, "base schema %v does not match table %s version %d %v", base.GetNames(), t.Name(), t.Version(), want.GetNames())
-	}
-	return nil
+	return rowID, rowAddr, s, nil
 }
 
 // maskColumns returns the columns a projection mask selects (all when there is none).
@@ -115,40 +119,6 @@ func maskColumns(mask *pb.Expression_MaskExpression, s *arrow.Schema, path strin
 type scanNode struct {
 	scan *plan.Scan
 	node plan.Node
-}
-
-// scanWithFilter builds a scan whose filter (over the base schema) is re-indexed over the
-// projected columns. Columns the filter needs beyond the projection are read too and
-// dropped by a projection above the scan.
-func scanWithFilter(t catalog.Table, cols []int, filter plan.Expr) scanNode {
-	if filter == nil {
-		s := plan.NewScan(t, cols)
-		return scanNode{scan: s, node: s}
-	}
-	all := append([]int(nil), cols...)
-	plan.Columns(filter, func(c *plan.ColumnRef) {
-		if !slices.Contains(all, c.Index) {
-			all = append(all, c.Index)
-		}
-	})
-	s := plan.NewScan(t, all)
-	s.Filter = plan.RewriteColumns(filter, func(c *plan.ColumnRef) plan.Expr {
-		out := *c
-		out.Index = slices.Index(all, c.Index)
-		return &out
-	})
-	if len(all) == len(cols) {
-		return scanNode{scan: s, node: s}
-	}
-	fields := s.Schema().Fields()
-	exprs := make([]plan.Expr, len(cols))
-	names := make([]string, len(cols))
-	for i := range cols {
-		f := fields[i]
-		exprs[i] = &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable}
-		names[i] = f.Name
-	}
-	return scanNode{scan: s, node: plan.NewProject(s, exprs, names)}
 }
 
 func (c *consumer) aggregate(a *pb.AggregateRel, path string) (plan.Node, error) {

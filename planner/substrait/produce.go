@@ -99,17 +99,23 @@ func (p *producer) rel(n plan.Node) (*pb.Rel, error) {
 }
 
 func (p *producer) read(s *plan.Scan) (*pb.Rel, error) {
-	base, err := namedStruct(s.Table.Schema())
+	baseSchema, basePos := scanBase(s)
+	base, err := namedStruct(baseSchema)
 	if err != nil {
 		return nil, err
 	}
-	items := make([]*pb.Expression_MaskExpression_StructItem, len(s.Columns))
-	for i, c := range s.Columns {
+	items := make([]*pb.Expression_MaskExpression_StructItem, len(basePos))
+	for i, c := range basePos {
 		items[i] = &pb.Expression_MaskExpression_StructItem{Field: int32(c)}
 	}
 	pin := &flightdpb.LanceRead{Version: s.Table.Version()}
 	if s.Limit >= 0 {
 		pin.Limit = proto.Int64(s.Limit)
+	}
+	if s.Index != nil {
+		if pin.Index, err = indexFilterProto(s.Index); err != nil {
+			return nil, err
+		}
 	}
 	enh, err := anypb.New(pin)
 	if err != nil {
@@ -126,7 +132,7 @@ func (p *producer) read(s *plan.Scan) (*pb.Rel, error) {
 		// The ReadRel filter is over the base schema; ours is over the projected columns.
 		f := plan.RewriteColumns(s.Filter, func(c *plan.ColumnRef) plan.Expr {
 			out := *c
-			out.Index = s.Columns[c.Index]
+			out.Index = basePos[c.Index]
 			return &out
 		})
 		if read.Filter, err = p.expr(f); err != nil {

@@ -30,7 +30,7 @@ import java.util.Properties;
  * usage: JdbcSmoke RUN [--- RUN]...
  *   RUN: URL [--name NAME] [--prop K=V]... [--table T] [--no-metadata]
  *            [--query SQL]... [--preview SQL]... [--param-query SQL --param LONG]
- *            [--update SQL]...
+ *            [--update SQL]... [--write-table T]
  * </pre>
  *
  * <p>Runs are done one after the other in one JVM (each with its own connection), so the
@@ -68,6 +68,7 @@ public final class JdbcSmoke {
     String paramQuery;
     Long param;
     final List<String> updates = new ArrayList<>();
+    String writeTable;
 
     /** Splits the command line into runs at "---" and parses each. */
     static List<Args> parseAll(String[] argv) {
@@ -103,6 +104,7 @@ public final class JdbcSmoke {
           case "--param-query" -> a.paramQuery = need(argv, ++i, s);
           case "--param" -> a.param = Long.parseLong(need(argv, ++i, s));
           case "--update" -> a.updates.add(need(argv, ++i, s));
+          case "--write-table" -> a.writeTable = need(argv, ++i, s);
           default -> {
             if (s.startsWith("--") || a.url != null) {
               throw new IllegalArgumentException("unexpected argument " + s);
@@ -170,6 +172,9 @@ public final class JdbcSmoke {
       }
       for (String u : a.updates) {
         updates(c, u);
+      }
+      if (a.writeTable != null) {
+        writes(c, a.writeTable);
       }
     } catch (SQLException | RuntimeException e) {
       fail(json("close"), e);
@@ -306,6 +311,37 @@ public final class JdbcSmoke {
     j = json("update").str("via", "prepared").str("sql", sql);
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       ok(j.num("count", ps.executeUpdate()));
+    } catch (SQLException | RuntimeException e) {
+      fail(j, e);
+    }
+  }
+
+  /**
+   * Writes to table (id BIGINT, name VARCHAR): Statement.executeUpdate of an INSERT of three
+   * rows, a PreparedStatement UPDATE with a parameter, then reads the table back. Steps are
+   * "write" via "insert", "prepared-update" and "result".
+   */
+  private void writes(Connection c, String table) {
+    String insert = "INSERT INTO " + table + " VALUES (1, 'a'), (2, 'b'), (3, 'c')";
+    Json j = json("write").str("via", "insert").str("sql", insert);
+    try (Statement s = c.createStatement()) {
+      ok(j.num("count", s.executeUpdate(insert)));
+    } catch (SQLException | RuntimeException e) {
+      fail(j, e);
+    }
+    String update = "UPDATE " + table + " SET name = 'z' WHERE id >= ?";
+    j = json("write").str("via", "prepared-update").str("sql", update);
+    try (PreparedStatement ps = c.prepareStatement(update)) {
+      ps.setLong(1, 2);
+      ok(j.num("count", ps.executeUpdate()));
+    } catch (SQLException | RuntimeException e) {
+      fail(j, e);
+    }
+    String select = "SELECT id, name FROM " + table + " ORDER BY id";
+    j = json("write").str("via", "result").str("sql", select);
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(select)) {
+      rows(j, rs);
+      ok(j);
     } catch (SQLException | RuntimeException e) {
       fail(j, e);
     }

@@ -1,0 +1,97 @@
+package flightsrv
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"google.golang.org/grpc"
+)
+
+// grpcServer is a flight.Server that can also be stopped hard (Stop), which Drain needs for
+// clients that stop reading: a graceful stop waits for them forever. It is what arrow-go's
+// flight.NewServerWithMiddleware builds, without arrow-go's own auth-handler interceptors
+// (flightd authenticates in its own middleware).
+type grpcServer struct {
+	srv     *grpc.Server
+	lis     net.Listener
+	signals chan os.Signal
+}
+
+var _ flight.Server = (*grpcServer)(nil)
+
+func newGRPCServer(mw []flight.ServerMiddleware, opts ...grpc.ServerOption) *grpcServer {
+	var unary []grpc.UnaryServerInterceptor
+	var stream []grpc.StreamServerInterceptor
+	for _, m := range mw {
+		if m.Unary != nil {
+			unary = append(unary, m.Unary)
+		}
+		if m.Stream != nil {
+			stream = append(stream, m.Stream)
+		}
+	}
+	opts = append(opts, grpc.ChainUnaryInterceptor(unary...), grpc.ChainStreamInterceptor(stream...))
+	return &grpcServer{srv: grpc.NewServer(opts...)}
+}
+
+// Init listens on addr.
+func (g *grpcServer) Init(addr string) error {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	g.lis = lis
+	return nil
+}
+
+// InitListener serves on lis.
+func (g *grpcServer) InitListener(lis net.Listener) { g.lis = lis }
+
+// Addr is the address listened on.
+func (g *grpcServer) Addr() net.Addr { return g.lis.Addr() }
+
+// SetShutdownOnSignals makes Serve stop gracefully on any of sig.
+func (g *grpcServer) SetShutdownOnSignals(sig ...os.Signal) {
+	g.signals = make(chan os.Signal, 1)
+	signal.Notify(g.signals, sig...)
+}
+
+// Serve serves until Shutdown or Stop (then it returns nil) or a fatal listener error.
+func (g *grpcServer) Serve() error {
+	if g.lis == nil {
+		return errors.New("serve: Init was not called")
+	}
+	done := make(chan struct{})
+	defer close(done)
+	if g.signals != nil {
+		go func() {
+			select {
+			case <-g.signals:
+				g.srv.GracefulStop()
+			case <-done:
+			}
+		}()
+	}
+	return g.srv.Serve(g.lis)
+}
+
+// Shutdown stops accepting connections and calls and waits for the running calls to end.
+func (g *grpcServer) Shutdown() { g.srv.GracefulStop() }
+
+// Stop closes every connection at once, ending the calls still running.
+func (g *grpcServer) Stop() { g.srv.Stop() }
+
+// RegisterFlightService registers the Flight service.
+func (g *grpcServer) RegisterFlightService(svc flight.FlightServer) {
+	flight.RegisterFlightServiceServer(g.srv, svc)
+}
+
+// RegisterService registers another gRPC service (health checks, say).
+func (g *grpcServer) RegisterService(sd *grpc.ServiceDesc, ss any) { g.srv.RegisterService(sd, ss) }
+
+// GetServiceInfo describes the registered services.
+func (g *grpcServer) GetServiceInfo() map[string]grpc.ServiceInfo { return g.srv.GetServiceInfo() }
