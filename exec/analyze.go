@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/flightd/flightd/internal/units"
 )
 
 // ReadCounter is implemented by operators that read from storage (the scan): BytesRead is
@@ -154,9 +156,9 @@ func Analyze(op Operator) string {
 	if a.profile != nil && a.profile.pool != nil {
 		limit := "unlimited"
 		if l := a.profile.pool.Limit(); l > 0 {
-			limit = FormatBytes(l)
+			limit = units.FormatBytes(l)
 		}
-		fmt.Fprintf(&b, "Memory: peak %s reserved (limit %s)\n", FormatBytes(a.profile.pool.Peak()), limit)
+		fmt.Fprintf(&b, "Memory: peak %s reserved (limit %s)\n", units.FormatBytes(a.profile.pool.Peak()), limit)
 	}
 	return b.String()
 }
@@ -165,7 +167,7 @@ func renderStats(b *strings.Builder, s *OpStats, depth int) {
 	b.WriteString(strings.Repeat("  ", depth))
 	fmt.Fprintf(b, "%s  (rows=%d batches=%d time=%s", s.Label, s.Rows(), s.Batches(), formatDuration(s.Time()))
 	if n := s.BytesRead(); n > 0 {
-		fmt.Fprintf(b, " read=%s", FormatBytes(n))
+		fmt.Fprintf(b, " read=%s", units.FormatBytes(n))
 	}
 	if n := s.Instances(); n > 1 {
 		fmt.Fprintf(b, " workers=%d", n)

@@ -2,10 +2,10 @@ package exec
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/units"
 )
 
 // ErrMemoryLimit is the cause of every refused reservation; errors.Is finds it under the
@@ -104,7 +104,7 @@ func (r *Reservation) TryGrow(n int64) error {
 	if !ok {
 		return dberr.Wrap(dberr.OutOfMemory, ErrMemoryLimit,
 			"%s could not reserve %s more: the query's memory limit is %s (%s reserved, %s by this operator)",
-			r.consumer, FormatBytes(n), FormatBytes(r.pool.limit), FormatBytes(used), FormatBytes(r.size))
+			r.consumer, units.FormatBytes(n), units.FormatBytes(r.pool.limit), units.FormatBytes(used), units.FormatBytes(r.size))
 	}
 	r.size += n
 	return nil
@@ -141,19 +141,4 @@ func (r *Reservation) Free() int64 {
 	n := r.size
 	r.Shrink(n)
 	return n
-}
-
-// FormatBytes renders n bytes as EXPLAIN ANALYZE and error messages show them ("512 B",
-// "1.5 KiB", "3.0 MiB").
-func FormatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }

@@ -93,10 +93,3 @@ func TestMemoryPoolConcurrent(t *testing.T) {
 	require.Positive(t, refused, "8×7000 bytes asked of a 10000-byte pool")
 	require.LessOrEqual(t, p.Peak(), int64(10_000))
 }
-
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB",
-		3 << 20: "3.0 MiB", 5 << 30: "5.0 GiB"} {
-		require.Equal(t, want, exec.FormatBytes(n))
-	}
-}

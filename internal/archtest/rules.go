@@ -25,6 +25,7 @@ var Rules = []Rule{
 	{"bench/...", []string{"..."}},
 	{"internal/archtest", nil},
 	{"internal/dberr", nil},
+	{"internal/units", nil},
 	{"internal/testutil", nil},
 	{"internal/flightdpb", nil},
 	{"internal/slt", []string{"internal/dberr"}},
@@ -36,9 +37,9 @@ var Rules = []Rule{
 	{"catalog/memcat", []string{"catalog", "internal/dberr"}},
 	{"catalog/catalogtest", []string{"catalog", "internal/dberr"}},
 	{"planner/plan", []string{"catalog", "internal/dberr"}},
-	{"planner/...", []string{"planner/...", "catalog", "internal/dberr", "internal/flightdpb"}},
-	{"exec", []string{"planner/plan", "catalog", "internal/dberr"}},
-	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr"}},
+	{"planner/...", []string{"planner/...", "catalog", "internal/dberr", "internal/flightdpb", "internal/units"}},
+	{"exec", []string{"planner/plan", "catalog", "internal/dberr", "internal/units"}},
+	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr", "internal/units"}},
 	{"flightsrv/...", []string{"flightsrv/...", "planner", "planner/...", "exec", "exec/...", "catalog", "internal/dberr", "internal/flightdpb"}},
 }
 

@@ -32,23 +32,7 @@ func IsWrite(stmt ast.Statement) bool {
 // holds placeholders; otherwise the values are bound. The plan's root is a plan.Insert,
 // plan.Delete, plan.Update or plan.CreateTable whose source is not optimized yet.
 func BindWrite(ctx context.Context, cat catalog.Catalog, stmt ast.Statement, values []scalar.Scalar) (plan.Node, []arrow.DataType, error) {
-	ps := &params{}
-	b := &binder{ctx: ctx, cat: cat, params: ps}
-	n, err := b.bindWrite(stmt)
-	if err != nil {
-		return nil, nil, err
-	}
-	inferTypes(n, ps)
-	if values == nil {
-		return n, ps.types, nil
-	}
-	if len(values) != len(ps.types) {
-		return nil, ps.types, dberr.New(dberr.InvalidInput, "the statement has %d parameters, %d values were bound", len(ps.types), len(values))
-	}
-	ps.values = values
-	b = &binder{ctx: ctx, cat: cat, params: ps}
-	n, err = b.bindWrite(stmt)
-	return n, ps.types, err
+	return bindWithParams(ctx, cat, stmt, values, (*binder).bindWrite)
 }
 
 func (b *binder) bindWrite(stmt ast.Statement) (plan.Node, error) {

@@ -82,9 +82,15 @@ func (ps *params) bind(e *ast.Param) (plan.Expr, error) {
 // values it returns the types and a plan whose schema is the result schema but which still
 // holds placeholders: it cannot be produced to Substrait.
 func BindParams(ctx context.Context, cat catalog.Catalog, stmt ast.Statement, values []scalar.Scalar) (plan.Node, []arrow.DataType, error) {
+	return bindWithParams(ctx, cat, stmt, values, (*binder).bindStatement)
+}
+
+// bindWithParams runs bind once to infer the parameter types and, when values is not nil,
+// again with the values bound (see BindParams).
+func bindWithParams(ctx context.Context, cat catalog.Catalog, stmt ast.Statement, values []scalar.Scalar,
+	bind func(*binder, ast.Statement) (plan.Node, error)) (plan.Node, []arrow.DataType, error) {
 	ps := &params{}
-	b := &binder{ctx: ctx, cat: cat, params: ps}
-	n, err := b.bindStatement(stmt)
+	n, err := bind(&binder{ctx: ctx, cat: cat, params: ps}, stmt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,8 +102,7 @@ func BindParams(ctx context.Context, cat catalog.Catalog, stmt ast.Statement, va
 		return nil, ps.types, dberr.New(dberr.InvalidInput, "the statement has %d parameters, %d values were bound", len(ps.types), len(values))
 	}
 	ps.values = values
-	b = &binder{ctx: ctx, cat: cat, params: ps}
-	n, err = b.bindStatement(stmt)
+	n, err = bind(&binder{ctx: ctx, cat: cat, params: ps}, stmt)
 	return n, ps.types, err
 }
 

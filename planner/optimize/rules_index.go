@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/internal/units"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -98,23 +99,9 @@ func explainSelection(t catalog.Table, sel *catalog.RowSelection) string {
 	out := fmt.Sprintf("index: %s, fragments %d of %d, rows %d of %d", strings.Join(used, " + "),
 		sel.SelectedFragments, sel.TotalFragments, sel.SelectedRows, sel.TotalRows)
 	if sel.TableBytes > 0 {
-		out += ", table " + formatBytes(sel.TableBytes)
+		out += ", table " + units.FormatBytes(sel.TableBytes)
 	}
 	return out
-}
-
-// formatBytes renders a size with binary units, as EXPLAIN ANALYZE does.
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }
 
 // combine joins parts with AND or OR; nil for none, the part itself for one.
