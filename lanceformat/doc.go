@@ -18,10 +18,10 @@
 // any other reader flag are refused with table.ErrUnsupportedFeature.
 //
 // Writing: data files 2.0/2.1/2.2 and commits of every table operation, on datasets without
-// stable row ids or base paths.
+// stable row ids; on datasets with base paths (flag 16) new files go to the dataset's root.
 //
-// Not supported yet: base paths (flag 16), branches, detached versions, data overlays
-// (flag 64), writing datasets with stable row ids.
+// Not supported yet: writing to a chosen base (Lance's target_bases) or registering bases,
+// branches, detached versions, data overlays (flag 64), writing datasets with stable row ids.
 //
 // This package itself holds only the go:generate directive for the protobufs (gen.go).
 package lanceformat

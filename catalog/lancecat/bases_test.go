@@ -8,10 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
@@ -103,46 +100,13 @@ func TestBasePathsMatchPylance(t *testing.T) {
 	require.True(t, sawBase && sawOwn, "the table mixes files under bases and under its own data/")
 }
 
-// TestBasePathsRefusals checks what is not supported yet on datasets with base paths: every
-// write and cleanup is refused with a clear error and changes nothing; a store that cannot
-// open base paths fails the scan with catalog.ErrNotSupported, and Options.Bases fixes that.
-func TestBasePathsRefusals(t *testing.T) {
+// TestBasePathsStoreOpener: a store that cannot open base paths fails the scan with
+// catalog.ErrNotSupported, and Options.Bases fixes that.
+func TestBasePathsStoreOpener(t *testing.T) {
 	root, want := makeBases(t)
 	ctx := context.Background()
-	c := openCatalog(t, root)
-	latest := func(name string) uint64 {
-		tbl, err := c.LoadTable(ctx, name, catalog.VersionRef{})
-		require.NoError(t, err)
-		return tbl.Version()
-	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	sc := arrow.NewSchema([]arrow.Field{
-		{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
-	}, nil)
-	b := array.NewRecordBuilder(mem, sc)
-	b.Field(0).(*array.Int64Builder).Append(1000)
-	b.Field(1).(*array.StringBuilder).Append("s1000")
-	rec := b.NewRecordBatch()
-	b.Release()
-	defer rec.Release()
-	for _, name := range []string{"clone"} {
-		before := latest(name)
-		_, err := c.Append(ctx, name, []arrow.RecordBatch{rec})
-		require.ErrorContains(t, err, "not supported yet: writing to datasets with base paths")
-		require.ErrorIs(t, err, catalog.ErrNotSupported)
-		_, err = c.DeleteRows(ctx, name, before, []uint64{0})
-		require.ErrorContains(t, err, "not supported yet: writing to datasets with base paths")
-		_, _, err = c.Compact(ctx, name, nil)
-		require.ErrorContains(t, err, "not supported yet: writing to datasets with base paths")
-		ds, err := c.Dataset(name)
-		require.NoError(t, err)
-		_, err = ds.Cleanup(ctx, time.Now().Add(time.Hour))
-		require.ErrorContains(t, err, "base paths: not supported yet")
-		require.Equal(t, before, latest(name), "nothing was committed")
-	}
-
 	store, err := blobstore.Open(ctx, root)
 	require.NoError(t, err)
 	opaque := lanceio.NewCountingStore(store) // hides the file store's lanceio.Opener

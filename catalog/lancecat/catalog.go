@@ -12,8 +12,8 @@
 //
 // Files under a dataset's base paths (Lance's multi-base datasets, shallow clones) are read
 // through stores opened with Options.Bases, else with the catalog store's own
-// lanceio.Opener (internal/blobstore's stores have one). Writing to such datasets is not
-// supported yet (refused).
+// lanceio.Opener (internal/blobstore's stores have one). Writes to such datasets put new
+// files under the dataset's own root, as pylance does without target_bases.
 package lancecat
 
 import (

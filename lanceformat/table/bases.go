@@ -14,6 +14,15 @@ import (
 // dataset's root: under "{path}/data/", "{path}/_deletions/" and "{path}/_indices/" when the
 // base is a dataset root (a shallow clone's source), directly under "{path}/" otherwise.
 // BasePath.path is a URI or a local path; its store is opened with the dataset's Opener.
+//
+// Writing to such a dataset works as Lance does it without target_bases (a per-write option
+// of Lance's writers, never stored in the manifest): every commit keeps the manifest's
+// base_paths and feature flag 16 (reader and writer), files it does not touch keep their
+// base ids, and every new file (data files of appends, updates, compactions and added
+// columns; deletion files, also for rows of files under another base) goes to the dataset's
+// own root with no base id. Cleanup lists and cleans only the dataset's own root.
+// Not supported yet: writing new files to a base (Lance's target_bases), registering bases
+// (Lance's add_bases and initial_bases).
 
 // FileLocation is where one file of a dataset version lives.
 type FileLocation struct {

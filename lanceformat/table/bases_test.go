@@ -140,13 +140,3 @@ func TestBaseLocationErrors(t *testing.T) {
 	_, err := table.OpenDataset(own, "t.lance").IndexLocation(ctx, m, &lancepb.IndexMetadata{Name: "ix"})
 	require.ErrorIs(t, err, table.ErrCorruptManifest)
 }
-
-// TestWritingToBasePathsRefused checks that no commit is built on a version with base paths.
-func TestWritingToBasePathsRefused(t *testing.T) {
-	m := basesManifest()
-	err := table.CheckWritable(m)
-	require.ErrorIs(t, err, table.ErrUnsupportedFeature)
-	require.ErrorContains(t, err, "not supported yet: writing to datasets with base paths")
-	m.Proto.BasePaths = nil
-	require.NoError(t, table.CheckWritable(m))
-}

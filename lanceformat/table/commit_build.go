@@ -12,19 +12,18 @@ import (
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 )
 
-// Writer feature flags this package can honour when committing. Stable row ids (2) and
-// base paths (16) are known to Lance but not supported by our writer yet.
-const supportedWriterFlags = FlagDeletionFiles | FlagUseV2Format | FlagTableConfig | FlagDisableTransactionFile
+// Writer feature flags this package can honour when committing. Stable row ids (2) are
+// known to Lance but not supported by our writer yet. Base paths (16) are: a commit keeps the
+// manifest's base_paths and the base ids of the files it does not touch, and writes every new
+// file (data, deletion) under the dataset's own root with no base id, as Lance does without
+// target_bases (see bases.go).
+const supportedWriterFlags = FlagDeletionFiles | FlagUseV2Format | FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile
 
 // checkWriterFeatures refuses to write a dataset whose writer feature flags have a bit we
 // do not implement.
 func checkWriterFeatures(base *Manifest) error {
 	if base == nil {
 		return nil
-	}
-	if base.Proto.GetWriterFeatureFlags()&FlagBasePaths != 0 || len(base.Proto.GetBasePaths()) > 0 {
-		return fmt.Errorf("manifest %s (version %d): %w (not supported yet: writing to datasets with base paths)",
-			base.Path, base.Version(), ErrUnsupportedFeature)
 	}
 	if bad := base.Proto.GetWriterFeatureFlags() &^ supportedWriterFlags; bad != 0 {
 		return fmt.Errorf("manifest %s (version %d): writer feature flags %#x: %w "+
@@ -35,7 +34,8 @@ func checkWriterFeatures(base *Manifest) error {
 }
 
 // CheckWritable returns an error wrapping ErrUnsupportedFeature if this package cannot commit
-// a new version on top of m (base paths, stable row ids, unknown writer feature flags).
+// a new version on top of m (stable row ids, unknown writer feature flags). Datasets with
+// base paths are writable.
 // Commit checks it too; callers that write data files before committing check it first so
 // that a refused commit leaves no files behind.
 func CheckWritable(m *Manifest) error { return checkWriterFeatures(m) }

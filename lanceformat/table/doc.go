@@ -17,11 +17,13 @@
 //
 // Base paths (bases.go): files with a base_id live under the manifest's BasePath of that id
 // (a registered base, or a shallow clone's source); their stores are opened with the
-// Dataset's lanceio.Opener (WithOpener) or the store's own.
+// Dataset's lanceio.Opener (WithOpener) or the store's own. Every commit and Cleanup work on
+// such datasets as in Lance without target_bases: new files go to the dataset's own root,
+// base ids and base_paths are kept, Cleanup cleans only the root.
 //
 // Writing (commit*.go, transaction.go, op_*.go): Dataset.Commit commits an Operation
 // (NewAppend, NewOverwrite, NewDelete, NewUpdate, NewRewrite, NewDropColumns,
-// NewRenameColumn, NewRestore, and add-columns Merges) with Lance's protocol: transaction
+// NewRenameColumn, NewRestore, NewCreateIndex, and add-columns Merges) with Lance's protocol: transaction
 // file, then the manifest (with the transaction inline too) created with PutIfAbsent; a
 // lost race is re-checked against the
 // winners' transactions and rebased or refused (ErrCommitConflict,
@@ -30,7 +32,7 @@
 // Cleanup).
 //
 // Not supported yet: branches (tags that name a branch) and detached versions. Writing to
-// datasets with stable row ids or base paths (any commit and Cleanup are refused), legacy
-// (0.1) data files, dropping nested fields, and remapping index fragment bitmaps on rewrite
-// are not supported yet either.
+// datasets with stable row ids (any commit is refused), writing new files to a base path
+// (Lance's target_bases) or registering bases, legacy (0.1) data files, dropping nested
+// fields, and remapping index fragment bitmaps on rewrite are not supported yet either.
 package table

@@ -10,7 +10,7 @@ const (
 	FlagUseV2Format uint64 = 4
 	// FlagTableConfig: the table has config (a writer flag; harmless to readers).
 	FlagTableConfig uint64 = 8
-	// FlagBasePaths: files may live under other base paths (read: yes; write: not yet).
+	// FlagBasePaths: files may live under other base paths (read and write: yes).
 	FlagBasePaths uint64 = 16
 	// FlagDisableTransactionFile: no .txn files are written (a writer flag).
 	FlagDisableTransactionFile uint64 = 32

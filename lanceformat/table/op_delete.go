@@ -117,7 +117,7 @@ func (dl *deletion) apply(ctx context.Context, op Operation, b *buildState) ([]*
 				Retryable: true, Reason: fmt.Sprintf("fragment %d was removed or rewritten", id)}
 		}
 		cur := b.next.Fragments[i]
-		dv, err := b.ds.ReadDeletionVector(ctx, cur)
+		dv, err := b.ds.ReadFragmentDeletions(ctx, b.base, cur) // the old file may be under a base
 		if err != nil {
 			return nil, nil, err
 		}
