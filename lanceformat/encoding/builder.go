@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -52,6 +53,10 @@ type Builder struct {
 	dim      int     // KindFSL
 	children []*Builder
 	dict     *arrow.DictionaryType // set for dictionary fields: typ is the value type
+	reserved int                   // slots the caller expects in all (Reserve), 0 if unknown
+	arena    *memory.Buffer        // KindFixed: the Arrow buffer fixed lives in (ReserveIn), or nil
+	mem      memory.Allocator      // KindVariable after ReserveIn: where data grows
+	dataBuf  *memory.Buffer        // KindVariable: the Arrow buffer data lives in, or nil
 }
 
 // FixedBits returns the bits per value of a fixed-width Arrow type, or 0 if t is not one.
@@ -234,14 +239,20 @@ func (b *Builder) AppendVariable(offsets []uint64, data []byte, lo, hi int, vali
 	if valid != nil && int64(hi) > int64(len(valid))*8 {
 		return fmt.Errorf("validity [%d,%d) out of a %d-byte bitmap: %w", lo, hi, len(valid), ErrCorrupt)
 	}
-	for i := lo; i < hi; i++ {
-		s, e := offsets[i], offsets[i+1]
-		if s > e || e > uint64(len(data)) {
-			return fmt.Errorf("value %d spans [%d,%d) of %d bytes: %w", i, s, e, len(data), ErrCorrupt)
-		}
-		b.data = append(b.data, data[s:e]...)
-		b.offsets = append(b.offsets, int64(len(b.data)))
+	first, last := offsets[lo], offsets[hi]
+	if first > last || last > uint64(len(data)) {
+		return fmt.Errorf("values [%d,%d) span [%d,%d) of %d bytes: %w", lo, hi, first, last, len(data), ErrCorrupt)
 	}
+	base, n0 := int64(len(b.data))-int64(first), len(b.offsets)
+	b.offsets = slices.Grow(b.offsets, hi-lo)
+	for i := lo; i < hi; i++ {
+		if offsets[i] > offsets[i+1] {
+			b.offsets = b.offsets[:n0]
+			return fmt.Errorf("value %d spans [%d,%d): %w", i, offsets[i], offsets[i+1], ErrCorrupt)
+		}
+		b.offsets = append(b.offsets, base+int64(offsets[i+1]))
+	}
+	b.data = append(b.growData(int(last-first), hi-lo), data[first:last]...)
 	b.valid.appendBitmap(valid, lo, hi-lo)
 	b.n += hi - lo
 	return nil
@@ -374,7 +385,7 @@ func (b *Builder) finishDense(mem memory.Allocator) (arrow.ArrayData, error) {
 	}
 	switch b.kind {
 	case KindFixed:
-		bufs = append(bufs, toBuffer(mem, b.fixed[:bitutil.BytesForBits(int64(b.n)*int64(b.bits))]))
+		bufs = append(bufs, b.fixedBuffer(mem))
 	case KindVariable, KindList:
 		ob, err := offsetsBuffer(mem, b.offsets, b.typ.ID() == arrow.LARGE_STRING ||
 			b.typ.ID() == arrow.LARGE_BINARY || b.typ.ID() == arrow.LARGE_LIST)
@@ -384,7 +395,7 @@ func (b *Builder) finishDense(mem memory.Allocator) (arrow.ArrayData, error) {
 		}
 		bufs = append(bufs, ob)
 		if b.kind == KindVariable {
-			bufs = append(bufs, toBuffer(mem, b.data))
+			bufs = append(bufs, b.dataBuffer(mem))
 		}
 	}
 	d := array.NewData(b.typ, b.n, bufs, children, b.valid.nulls, 0)

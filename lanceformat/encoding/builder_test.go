@@ -111,8 +111,8 @@ func TestNewBuilderUnsupported(t *testing.T) {
 func TestUnsupportedEncodingNamed(t *testing.T) {
 	b, err := encoding.NewBuilder(arrow.PrimitiveTypes.Int32)
 	require.NoError(t, err)
-	enc := &enc20pb.ArrayEncoding{ArrayEncoding: &enc20pb.ArrayEncoding_Bitpacked{Bitpacked: &enc20pb.Bitpacked{}}}
+	enc := &enc20pb.ArrayEncoding{ArrayEncoding: &enc20pb.ArrayEncoding_Rle{Rle: &enc20pb.Rle{}}}
 	err = encoding.Decode20(b, enc, nil, 1)
 	require.ErrorIs(t, err, encoding.ErrNotSupported)
-	require.ErrorContains(t, err, "not supported yet: 2.0 encoding bitpacked")
+	require.ErrorContains(t, err, "not supported yet: 2.0 encoding rle")
 }

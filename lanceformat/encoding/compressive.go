@@ -64,6 +64,8 @@ func decodeFixed(enc *enc21pb.CompressiveEncoding, bufs [][]byte, n, depth int) 
 			return nil, 0, err
 		}
 		return decodeFixed(e.General.GetValues(), inner, n, depth+1)
+	case *enc21pb.CompressiveEncoding_Dictionary: // dictionary21.go
+		return decodeDictionaryFixed(e.Dictionary, bufs, n, depth)
 	case *enc21pb.CompressiveEncoding_Constant:
 		return nil, 0, NotSupported("constant compressive encoding in a value buffer")
 	case nil:
@@ -179,8 +181,24 @@ func decodeVariable(enc *enc21pb.CompressiveEncoding, bufs [][]byte, n, depth in
 // DecodeValuesInto decodes n values of a mini-block chunk into b (all valid at the top
 // level; nulls come from definition levels).
 func DecodeValuesInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n int) error {
+	var vd valueDecoder
+	return vd.into(b, enc, bufs, n)
+}
+
+// valueDecoder decodes the values of a page's chunks, keeping what can be shared between
+// chunks (parsed FSST symbol tables). The zero value is ready to use.
+type valueDecoder struct {
+	fsst map[*enc21pb.Fsst]*compress.FSSTTable
+	offs []uint64 // reused offsets of a chunk's variable-width values
+}
+
+func (vd *valueDecoder) into(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n int) error {
 	switch b.Kind() {
 	case KindFixed:
+		if ib := enc.GetInlineBitpacking(); ib != nil && ib.GetValues() == nil &&
+			int(ib.GetUncompressedBitsPerValue()) == b.Bits() && len(bufs) > 0 {
+			return b.appendInlineBitpacked(bufs[0], n)
+		}
 		raw, bits, err := DecodeFixed(enc, bufs, n)
 		if err != nil {
 			return err
@@ -190,13 +208,11 @@ func DecodeValuesInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byt
 		}
 		return b.AppendFixed(raw, 0, n, nil)
 	case KindVariable:
-		offs, data, err := DecodeVariable(enc, bufs, n)
-		if err != nil {
-			return err
-		}
-		return b.AppendVariable(offs, data, 0, n, nil)
+		return vd.variableInto(b, enc, bufs, n, 0)
 	case KindFSL:
-		return decodeFSLInto(b, enc, bufs, n)
+		return vd.fslInto(b, enc, bufs, n)
+	case KindStruct: // packed structs (packed_struct.go)
+		return packedStructValues(b, enc, bufs, n, 0)
 	case KindNull:
 		b.AppendNulls(n)
 		return nil
@@ -204,15 +220,119 @@ func DecodeValuesInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byt
 	return NotSupported("mini-block values of type %s", b.Type())
 }
 
-// decodeFSLInto decodes a FixedSizeList compressive encoding: optional item validity, then
+// variableInto decodes n variable-width values straight into b: FSST-compressed strings
+// are expanded into b's data without an intermediate copy.
+func (vd *valueDecoder) variableInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n, depth int) error {
+	return vd.variableRange(b, enc, bufs, n, 0, n, depth)
+}
+
+// variableRange is variableInto appending only values [lo, hi) of the n: FSST strings
+// outside the range are not expanded at all.
+func (vd *valueDecoder) variableRange(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n, lo, hi, depth int) error {
+	if lo < 0 || hi < lo || hi > n {
+		return fmt.Errorf("values [%d, %d) of %d: %w", lo, hi, n, ErrCorrupt)
+	}
+	switch e := enc.GetCompression().(type) {
+	case *enc21pb.CompressiveEncoding_Fsst:
+		if len(bufs) == 0 || depth > 8 {
+			return fmt.Errorf("fsst values without buffers or nested too deeply: %w", ErrCorrupt)
+		}
+		tab, err := vd.fsstTable(e.Fsst)
+		if err != nil {
+			return err
+		}
+		offs, data, err := vd.rawVariable(e.Fsst.GetValues(), bufs, n, depth+1)
+		if err != nil {
+			return err
+		}
+		if len(offs) != n+1 {
+			return fmt.Errorf("%d offsets for %d values: %w", len(offs), n, ErrCorrupt)
+		}
+		return b.appendFSST(tab, offs[lo:hi+1], data)
+	case *enc21pb.CompressiveEncoding_General:
+		if len(bufs) == 0 || depth > 8 {
+			return fmt.Errorf("general values without buffers or nested too deeply: %w", ErrCorrupt)
+		}
+		inner, err := decompressFirst(e.General, bufs)
+		if err != nil {
+			return err
+		}
+		return vd.variableRange(b, e.General.GetValues(), inner, n, lo, hi, depth+1)
+	}
+	offs, data, err := vd.rawVariable(enc, bufs, n, depth)
+	if err != nil {
+		return err
+	}
+	return b.AppendVariable(offs, data, lo, hi, nil)
+}
+
+// appendFSST expands the FSST strings given by offs (one more than the strings) into b.
+func (b *Builder) appendFSST(tab *compress.FSSTTable, offs []uint64, data []byte) error {
+	n := len(offs) - 1
+	if n < 0 || offs[0] > offs[n] {
+		return fmt.Errorf("fsst offsets out of order: %w", ErrCorrupt)
+	}
+	// With room for the worst case (every code a longest symbol) the exact size is not
+	// needed; otherwise size the growth exactly.
+	size := int(offs[n]-offs[0]) * compress.FSSTMaxSymbolLen
+	if cap(b.data)-len(b.data) < size+compress.FSSTMaxSymbolLen {
+		var err error
+		if size, err = tab.DecodedSize(offs, data); err != nil {
+			return err
+		}
+	}
+	var err error
+	nd, n0 := len(b.data), len(b.offsets)
+	b.data = b.growData(size+compress.FSSTMaxSymbolLen, n)
+	if b.offsets, b.data, err = tab.AppendStrings(b.offsets, b.data, offs, data, size); err != nil {
+		b.offsets, b.data = b.offsets[:n0], b.data[:nd]
+		return err
+	}
+	b.valid.appendN(true, n)
+	b.n += n
+	return nil
+}
+
+// rawVariable is decodeVariable decoding plain Variable chunks' offsets into the
+// decoder's reused buffer; the result is valid until the next call.
+func (vd *valueDecoder) rawVariable(enc *enc21pb.CompressiveEncoding, bufs [][]byte, n, depth int) ([]uint64, []byte, error) {
+	v := enc.GetVariable()
+	bits := v.GetOffsets().GetFlat().GetBitsPerValue()
+	if v == nil || v.GetValues() != nil || (bits != 32 && bits != 64) || len(bufs) == 0 {
+		return decodeVariable(enc, bufs, n, depth)
+	}
+	offs, data, err := compress.DecodeVariableMiniBlockInto(vd.offs, bufs[0], int(bits), n)
+	if err == nil {
+		vd.offs = offs
+	}
+	return offs, data, err
+}
+
+// fsstTable returns the parsed symbol table of f, parsing it once per decoder.
+func (vd *valueDecoder) fsstTable(f *enc21pb.Fsst) (*compress.FSSTTable, error) {
+	if t, ok := vd.fsst[f]; ok {
+		return t, nil
+	}
+	t, err := compress.ParseFSSTSymbolTable(f.GetSymbolTable())
+	if err != nil {
+		return nil, err
+	}
+	if vd.fsst == nil {
+		vd.fsst = map[*enc21pb.Fsst]*compress.FSSTTable{}
+	}
+	vd.fsst[f] = t
+	return t, nil
+}
+
+// fslInto decodes a FixedSizeList compressive encoding: optional item validity, then
 // the items.
-func decodeFSLInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n int) error {
+func (vd *valueDecoder) fslInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n int) error {
 	if g := enc.GetGeneral(); g != nil {
 		inner, err := decompressFirst(g, bufs)
 		if err != nil {
 			return err
 		}
-		return decodeFSLInto(b, g.GetValues(), inner, n)
+		return vd.fslInto(b, g.GetValues(), inner, n)
 	}
 	fsl := enc.GetFixedSizeList()
 	if fsl == nil {
@@ -231,7 +351,7 @@ func decodeFSLInto(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, 
 	}
 	child := b.Child(0)
 	start := child.Len()
-	if err := DecodeValuesInto(child, fsl.GetValues(), bufs, items); err != nil {
+	if err := vd.into(child, fsl.GetValues(), bufs, items); err != nil {
 		return err
 	}
 	if valid != nil {
@@ -253,4 +373,16 @@ func (b *Builder) andValidityFrom(start int, bm []byte) {
 
 func decodeVariableBlock(buf []byte, n int) ([]uint64, []byte, error) {
 	return compress.DecodeVariableBlock(buf, n)
+}
+
+// appendInlineBitpacked decodes n inline bit-packed values straight into b's values.
+func (b *Builder) appendInlineBitpacked(data []byte, n int) error {
+	fixed, err := compress.AppendInlineBitpacked(b.fixed, data, b.bits, n)
+	if err != nil {
+		return err
+	}
+	b.fixed = fixed
+	b.valid.appendN(true, n)
+	b.n += n
+	return nil
 }

@@ -58,12 +58,10 @@ func decode20(b *Builder, enc *enc20pb.ArrayEncoding, bufs [][]byte, n, depth in
 		return decodeBinary20(b, e.Binary, bufs, n, depth)
 	case *enc20pb.ArrayEncoding_Dictionary:
 		return decodeDictionary20(b, e.Dictionary, bufs, n, depth)
-	case *enc20pb.ArrayEncoding_Constant:
-		return NotSupported("2.0 encoding constant")
 	case nil:
 		return fmt.Errorf("missing array encoding: %w", ErrCorrupt)
-	default:
-		return NotSupported("2.0 encoding %s", encName(enc))
+	default: // Fsst, PackedStruct, the bit-packings, Constant, ... (decode20_more.go)
+		return decode20More(b, enc, bufs, n, depth)
 	}
 }
 

@@ -11,9 +11,17 @@
 //	            list offsets, struct validity along the field path) ───────┘
 //
 // A Builder accumulates values of one Arrow type in plain Go memory; only Finish
-// allocates from the caller's Arrow allocator. Decoders never panic on malformed input:
+// allocates from the caller's Arrow allocator, unless the caller reserved the builder
+// with ReserveIn: then fixed-width values and variable-width bytes are decoded straight
+// into buffers from that allocator, which Finish hands over without a copy (Release frees
+// them if the builder is dropped). Mini-block pages without levels can be decoded straight
+// into the output builder (MiniBlock.DecodeRowsInto), skipping Page21 and Assemble; the
+// hot decoders work in bulk (dictionary gathers, FSST with 8-byte symbol stores, FastLanes
+// unpacking on typed words into the output). Decoders never panic on malformed input:
 // they return errors wrapping ErrCorrupt, or ErrNotSupported ("not supported yet: ...")
-// for valid encodings this package does not decode yet (2.0 Bitpacked/Constant/Fsst/
-// PackedStruct, 2.1 PackedStruct/VariablePackedStruct, the compressive Dictionary, blob
-// layouts).
+// for valid encodings this package does not decode yet (blob layouts, dictionary blocks
+// with metadata-only children, packed-struct fields beyond Flat/FSL/Variable/FSST/General). The
+// opt-in and legacy encodings (2.0 Fsst, Bitpacked, BitpackedForNonNeg, Constant,
+// FixedSizeBinary, packed structs in every version, the compressive Dictionary) are in
+// decode20_more.go, packed_struct.go and dictionary21.go.
 package encoding

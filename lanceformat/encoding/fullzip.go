@@ -85,6 +85,8 @@ func DecodeFullZip(fz *enc21pb.FullZipLayout, t arrow.DataType, data []byte) (*P
 	}
 	if z.fixedBytes > 0 {
 		err = fullZipFixed(p.Vals, fz.GetValueCompression(), raws, z.fixedBytes)
+	} else if vps := fz.GetValueCompression().GetVariablePackedStruct(); vps != nil {
+		err = variablePackedStructInto(p.Vals, vps, raws) // packed_struct.go
 	} else {
 		err = fullZipVariable(p.Vals, fz.GetValueCompression(), raws)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/flightd/flightd/lanceformat/encoding/compress"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc21pb"
 )
 
@@ -68,7 +69,10 @@ type MiniBlock struct {
 	layout *enc21pb.MiniBlockLayout
 	levels *Levels
 	typ    arrow.DataType
-	dict   *Builder // decoded dictionary, if the page has one
+	dict   *Builder   // decoded dictionary, if the page has one
+	short  *shortDict // dict laid out for gathering short strings, built on first use
+	idx    []byte     // reused buffer of a chunk's unpacked dictionary indices
+	vd     valueDecoder
 }
 
 // NewMiniBlock prepares decoding of a mini-block page of a leaf of type t. dict is the
@@ -236,34 +240,40 @@ func (m *MiniBlock) decodeChunk(p *Page21, c []byte, items int) error {
 	if m.dict != nil {
 		return m.gather(p.Vals, cp.bufs, items)
 	}
-	return DecodeValuesInto(p.Vals, m.layout.GetValueCompression(), cp.bufs, items)
+	return m.vd.into(p.Vals, m.layout.GetValueCompression(), cp.bufs, items)
 }
 
 // gather decodes dictionary indices and appends the dictionary values they name.
 func (m *MiniBlock) gather(vals *Builder, bufs [][]byte, items int) error {
-	raw, bits, err := DecodeFixed(m.layout.GetValueCompression(), bufs, items)
+	return m.gatherRange(vals, bufs, items, 0, items)
+}
+
+// gatherRange decodes the items dictionary indices of a chunk and appends the values named
+// by indices [lo, hi).
+func (m *MiniBlock) gatherRange(vals *Builder, bufs [][]byte, items, lo, hi int) error {
+	if lo < 0 || hi < lo || hi > items {
+		return fmt.Errorf("dictionary indices [%d, %d) of %d: %w", lo, hi, items, ErrCorrupt)
+	}
+	enc := m.layout.GetValueCompression()
+	var raw []byte
+	var bits int
+	var err error
+	if ib := enc.GetInlineBitpacking(); ib != nil && ib.GetValues() == nil && len(bufs) > 0 {
+		// The usual index encoding: unpack into the page's reused index buffer.
+		bits = int(ib.GetUncompressedBitsPerValue())
+		raw, err = compress.AppendInlineBitpacked(m.idx[:0], bufs[0], bits, items)
+		m.idx = raw
+	} else {
+		raw, bits, err = DecodeFixed(enc, bufs, items)
+	}
 	if err != nil {
 		return fmt.Errorf("dictionary indices: %w", err)
 	}
-	t, ok := uintTypes[bits]
-	if !ok {
-		return fmt.Errorf("dictionary indices of %d bits: %w", bits, ErrCorrupt)
+	w := bits / 8
+	if bits%8 != 0 || len(raw) < hi*w {
+		return fmt.Errorf("%d dictionary indices of %d bits in %d bytes: %w", items, bits, len(raw), ErrCorrupt)
 	}
-	ib, _ := NewBuilder(t)
-	if err := ib.AppendFixed(raw, 0, items, nil); err != nil {
-		return err
-	}
-	for _, k := range ib.Uints() {
-		if k >= uint64(m.dict.Len()) {
-			// Null slots may carry any index; their value is never looked at.
-			vals.AppendEmpty(1)
-			continue
-		}
-		if err := vals.AppendFrom(m.dict, int(k), int(k)+1); err != nil {
-			return err
-		}
-	}
-	return nil
+	return vals.appendGather(m.dict, &m.short, raw[lo*w:hi*w], bits, hi-lo)
 }
 
 // decodeLevels decodes n u16 levels.

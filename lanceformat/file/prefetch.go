@@ -150,7 +150,7 @@ func (rc *readCtx) prefetch21(fieldIDs []int32, runs [][2]uint64) error {
 		if err != nil {
 			return err
 		}
-		for _, leaf := range f.Leaves() {
+		for _, leaf := range columnFields(f, rc.r.version) {
 			ci, col, err := rc.column(leaf)
 			if err != nil {
 				return err

@@ -67,6 +67,10 @@ func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
 			}
 		}
 	}()
+	rows := 0
+	for _, run := range runs {
+		rows += int(run[1] - run[0])
+	}
 	rc := newReadCtx(ctx, r, len(runs) > 1)
 	if len(runs) > 1 && r.version != V2_0 {
 		if err := rc.prefetch21(fieldIDs, runs); err != nil {
@@ -78,22 +82,34 @@ func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
 		if err != nil {
 			return nil, err
 		}
-		b, err := encoding.NewBuilder(f.Type)
+		arr, err := rc.readArray(f, runs, rows, mem)
 		if err != nil {
-			return nil, fmt.Errorf("read %s field %q (id %d): %w", r.path, f.Name, f.ID, err)
-		}
-		for _, run := range runs {
-			if err := rc.readField(f, b, run[0], run[1]); err != nil {
-				return nil, fmt.Errorf("read %s field %q (id %d): %w", r.path, f.Name, f.ID, err)
-			}
-		}
-		arr, err := b.FinishArray(mem)
-		if err != nil {
-			return nil, fmt.Errorf("read %s field %q (id %d): %w: %w", r.path, f.Name, f.ID, ErrCorruptFile, err)
+			return nil, err
 		}
 		out = append(out, arr)
 	}
 	return out, nil
+}
+
+// readArray reads the rows of runs (rows in all) of top-level field f into one array,
+// decoding fixed-width values straight into buffers from mem.
+func (rc *readCtx) readArray(f *schema.Field, runs [][2]uint64, rows int, mem memory.Allocator) (arrow.Array, error) {
+	b, err := encoding.NewBuilder(f.Type)
+	if err != nil {
+		return nil, fmt.Errorf("read %s field %q (id %d): %w", rc.r.path, f.Name, f.ID, err)
+	}
+	defer b.Release()
+	b.ReserveIn(mem, rows)
+	for _, run := range runs {
+		if err := rc.readField(f, b, run[0], run[1]); err != nil {
+			return nil, fmt.Errorf("read %s field %q (id %d): %w", rc.r.path, f.Name, f.ID, err)
+		}
+	}
+	arr, err := b.FinishArray(mem)
+	if err != nil {
+		return nil, fmt.Errorf("read %s field %q (id %d): %w: %w", rc.r.path, f.Name, f.ID, ErrCorruptFile, err)
+	}
+	return arr, nil
 }
 
 // readCtx carries one ReadRange/Take call: the context and, for a Take, the pages decoded
@@ -107,9 +123,10 @@ type readCtx struct {
 	lists20 map[pageKey]*listPage
 	pages21 map[pageKey]*leafPage
 
-	blocks    [][]block                    // prefetched file bytes, one sorted list per fetch
-	planned   map[pageKey]bool             // pages whose fixed extents are planned
-	chunkTabs map[pageKey][]encoding.Chunk // parsed mini-block chunk tables (Take only)
+	blocks     [][]block                       // prefetched file bytes, one sorted list per fetch
+	planned    map[pageKey]bool                // pages whose fixed extents are planned
+	chunkTabs  map[pageKey][]encoding.Chunk    // parsed mini-block chunk tables (Take only)
+	miniBlocks map[pageKey]*encoding.MiniBlock // mini-block decoders with their dictionaries (Take only)
 }
 
 type pageKey struct{ col, page int }
@@ -117,7 +134,8 @@ type pageKey struct{ col, page int }
 func newReadCtx(ctx context.Context, r *Reader, cache bool) *readCtx {
 	return &readCtx{ctx: ctx, r: r, cache: cache, pages20: map[pageKey]*encoding.Builder{},
 		lists20: map[pageKey]*listPage{}, pages21: map[pageKey]*leafPage{},
-		planned: map[pageKey]bool{}, chunkTabs: map[pageKey][]encoding.Chunk{}}
+		planned: map[pageKey]bool{}, chunkTabs: map[pageKey][]encoding.Chunk{},
+		miniBlocks: map[pageKey]*encoding.MiniBlock{}}
 }
 
 func (rc *readCtx) readField(f *schema.Field, b *encoding.Builder, start, end uint64) error {

@@ -17,7 +17,7 @@ type listPage struct {
 // readField20 appends rows [start, end) of field f of a 2.0 file to b.
 func (rc *readCtx) readField20(f *schema.Field, b *encoding.Builder, start, end uint64) error {
 	switch {
-	case f.IsStruct():
+	case f.IsStruct() && !isPacked(f, V2_0): // packed structs decode as leaves
 		// The header column holds no data: 2.0 cannot store null structs.
 		if err := b.AppendSlots(int(end-start), nil, 0); err != nil {
 			return err

@@ -23,7 +23,7 @@ func leafPath(f *schema.Field, b *encoding.Builder, leaf *schema.Field) []encodi
 	var path []encoding.PathNode
 	var walk func(f *schema.Field, b *encoding.Builder) bool
 	walk = func(f *schema.Field, b *encoding.Builder) bool {
-		node := encoding.PathNode{B: b, IsList: f.IsList(), Owner: f.Leaves()[0] == leaf}
+		node := encoding.PathNode{B: b, IsList: f.IsList(), Owner: columnFields(f, V2_1)[0] == leaf}
 		path = append(path, node)
 		if f == leaf {
 			return true
@@ -45,7 +45,7 @@ func leafPath(f *schema.Field, b *encoding.Builder, leaf *schema.Field) []encodi
 // readTop21 appends rows [start, end) of top-level field f of a 2.1+ file to b: each leaf
 // column is decoded and assembled along its path.
 func (rc *readCtx) readTop21(f *schema.Field, b *encoding.Builder, start, end uint64) error {
-	for _, leaf := range f.Leaves() {
+	for _, leaf := range columnFields(f, rc.r.version) { // packed structs are leaves
 		if err := rc.readLeaf21(leaf, leafPath(f, b, leaf), start, end); err != nil {
 			return fmt.Errorf("leaf %q (id %d): %w", leaf.Name, leaf.ID, err)
 		}
@@ -64,6 +64,13 @@ func (rc *readCtx) readLeaf21(leaf *schema.Field, path []encoding.PathNode, star
 			return fmt.Errorf("%w: column %d has no page for row %d", ErrCorruptFile, ci, row)
 		}
 		lo, hi := row-col.starts[pi], min(end, col.starts[pi+1])-col.starts[pi]
+		if mb := rc.directMiniBlock(ci, pi); mb != nil {
+			if err := rc.miniBlockInto(ci, pi, leaf, mb, path, lo, hi); err != nil {
+				return err
+			}
+			row = col.starts[pi+1]
+			continue
+		}
 		lp, err := rc.leafPage21(ci, pi, leaf, lo, hi)
 		if err != nil {
 			return err
@@ -154,8 +161,59 @@ func (rc *readCtx) miniBlockRows(ci, pi int, leaf *schema.Field, mb *enc21pb.Min
 	return &leafPage{levels: m.Levels(), page: pg, firstRow: first}, nil
 }
 
+// directMiniBlock returns the layout of page pi of column ci if a read can decode it
+// straight into the output builders: a mini-block page without levels (every item is one
+// valid row). It returns nil otherwise.
+func (rc *readCtx) directMiniBlock(ci, pi int) *enc21pb.MiniBlockLayout {
+	p := rc.r.columns[ci].pages[pi]
+	mb := p.enc21.GetMiniBlockLayout()
+	if mb == nil || mb.GetRepCompression() != nil || mb.GetDefCompression() != nil || len(p.bufs) < 2 ||
+		mb.GetNumItems() != p.length {
+		return nil
+	}
+	return mb
+}
+
+// miniBlockInto appends page-local rows [lo, hi) of a page directMiniBlock accepts to the
+// builders of path: the owned nested parents get the slots, the leaf the values, decoded
+// in place from the chunks holding the rows.
+func (rc *readCtx) miniBlockInto(ci, pi int, leaf *schema.Field, mb *enc21pb.MiniBlockLayout,
+	path []encoding.PathNode, lo, hi uint64) error {
+	chunks, err := rc.chunks(ci, pi, mb)
+	if err != nil {
+		return err
+	}
+	sel := selectChunks(chunks, lo, hi)
+	var data []byte
+	if len(sel) > 0 {
+		last := sel[len(sel)-1]
+		if data, err = rc.readBufferRange(ci, pi, 1, sel[0].Off, last.Off+last.Size-sel[0].Off); err != nil {
+			return err
+		}
+	}
+	m, err := rc.newMiniBlock(ci, pi, leaf, mb)
+	if err != nil {
+		return err
+	}
+	for _, n := range path[:len(path)-1] {
+		if n.Owner {
+			if err := n.B.AppendSlots(int(hi-lo), nil, 0); err != nil {
+				return corrupt(ci, pi, err)
+			}
+		}
+	}
+	if err := m.DecodeRowsInto(path[len(path)-1].B, sel, data, lo, hi); err != nil {
+		return corrupt(ci, pi, err)
+	}
+	return nil
+}
+
 // newMiniBlock reads the page's dictionary, if any, and prepares chunk decoding.
 func (rc *readCtx) newMiniBlock(ci, pi int, leaf *schema.Field, mb *enc21pb.MiniBlockLayout) (*encoding.MiniBlock, error) {
+	key := pageKey{ci, pi}
+	if m, ok := rc.miniBlocks[key]; ok {
+		return m, nil // a Take decoding another chunk of the page: reuse its dictionary
+	}
 	var dict []byte
 	if mb.GetDictionary() != nil {
 		var err error
@@ -170,6 +228,9 @@ func (rc *readCtx) newMiniBlock(ci, pi int, leaf *schema.Field, mb *enc21pb.Mini
 	m, err := encoding.NewMiniBlock(mb, leaf.Type, dict)
 	if err != nil {
 		return nil, corrupt(ci, pi, err)
+	}
+	if rc.cache {
+		rc.miniBlocks[key] = m
 	}
 	return m, nil
 }

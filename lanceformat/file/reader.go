@@ -9,13 +9,19 @@
 //	         → decode (2.0: ArrayEncoding tree; 2.1+: PageLayout + rep/def levels)
 //	         → encoding.Builder → arrow.Array
 //
+// A ReadRange decodes 2.1+ mini-block pages without levels (non-nullable, non-list
+// columns) straight into its output builders, whose fixed-width values and string bytes
+// live in buffers from the caller's allocator from the start (no page-sized scratch, no
+// copy at the end).
+//
 // Only the pages that hold requested rows are read; for 2.1+ mini-block pages without
 // lists, only the chunks that hold them. A Take of a 2.1+ file plans its reads before
 // decoding (prefetch.go): chunk tables first, then the chunks and rows they locate, each
 // round merged across small gaps and fetched with a bounded number of reads in flight.
 // Errors wrap ErrCorruptFile (bad bytes) or
 // ErrNotSupported ("not supported yet: ..."): legacy v1 files, blob columns and layouts,
-// packed structs, map types, and the encodings named in the decoders' errors.
+// map types, and the encodings named in the decoders' errors. Packed structs (packed.go)
+// own one column, in 2.0 and 2.1+ alike, and read as leaves.
 package file
 
 import (
@@ -166,13 +172,12 @@ func (r *Reader) parseDescriptor(b []byte) error {
 func (r *Reader) mapColumns() error {
 	r.colOfFld = make(map[int32]int)
 	next := 0
-	r.schema.Walk(func(f *schema.Field) bool {
-		if r.version == V2_0 || (!f.IsStruct() && !f.IsList()) {
+	for _, top := range r.schema.Fields {
+		for _, f := range columnFields(top, r.version) { // packed structs: one column (packed.go)
 			r.colOfFld[f.ID] = next
 			next++
 		}
-		return true
-	})
+	}
 	if next != len(r.columns) {
 		return fmt.Errorf("%w: schema needs %d columns, file has %d", ErrCorruptFile, next, len(r.columns))
 	}
@@ -186,7 +191,7 @@ func (r *Reader) mapColumns() error {
 	for _, f := range r.schema.Fields {
 		cols := []*schema.Field{f}
 		if r.version != V2_0 {
-			cols = f.Leaves()
+			cols = columnFields(f, r.version)
 		}
 		for _, cf := range cols {
 			ci := r.colOfFld[cf.ID]

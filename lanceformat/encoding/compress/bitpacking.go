@@ -188,3 +188,55 @@ func EncodeOutOfLineBitpacked(values []byte, t int) (packed []byte, w int, err e
 	}
 	return append(out, tailBytes...), w, nil
 }
+
+// AppendInlineBitpacked is DecodeInlineBitpacked appending the n decoded values to dst:
+// whole 1024-value blocks are unpacked in place when dst has room for them, so a caller
+// that reserved the output decodes without an intermediate buffer; a partial last block
+// goes through a scratch block.
+func AppendInlineBitpacked(dst, data []byte, t int, n int) ([]byte, error) {
+	if err := checkWordBits("inline bitpacking", t); err != nil {
+		return dst, err
+	}
+	if err := checkCount("inline bitpacking", n); err != nil {
+		return dst, err
+	}
+	bw := t / 8
+	blocks := (n + FastLanesBlockValues - 1) / FastLanesBlockValues
+	if blocks > len(data)/bw {
+		return dst, corruptf("inline bitpacking: %d values need %d blocks but only %d bytes are present", n, blocks, len(data))
+	}
+	start, pos := len(dst), 0
+	var scratch []byte
+	for b := range blocks {
+		if len(data)-pos < bw {
+			return dst[:start], corruptf("inline bitpacking: block %d header truncated at byte %d of %d", b, pos, len(data))
+		}
+		w64 := getWord(data[pos:], 0, bw)
+		pos += bw
+		if w64 > uint64(t) {
+			return dst[:start], corruptf("inline bitpacking: block %d has packed width %d > %d", b, w64, t)
+		}
+		size := FastLanesPackedSize(int(w64))
+		if len(data)-pos < size {
+			return dst[:start], corruptf("inline bitpacking: block %d (width %d) needs %d bytes, %d left", b, w64, size, len(data)-pos)
+		}
+		vals := min(FastLanesBlockValues, n-b*FastLanesBlockValues)
+		full := FastLanesBlockValues * bw
+		if vals == FastLanesBlockValues && cap(dst)-len(dst) >= full {
+			if err := FastLanesUnpack(t, int(w64), data[pos:pos+size], dst[len(dst):len(dst)+full]); err != nil {
+				return dst[:start], err
+			}
+			dst = dst[:len(dst)+full]
+		} else {
+			if scratch == nil {
+				scratch = make([]byte, full)
+			}
+			if err := FastLanesUnpack(t, int(w64), data[pos:pos+size], scratch); err != nil {
+				return dst[:start], err
+			}
+			dst = append(dst, scratch[:vals*bw]...)
+		}
+		pos += size
+	}
+	return dst, nil
+}

@@ -58,6 +58,21 @@ func FastLanesUnpack(t, w int, packed []byte, out []byte) error {
 		clear(out[:FastLanesBlockValues*bw])
 		return nil
 	}
+	var done bool
+	switch t {
+	case 8:
+		unpackWords(w, packed[:FastLanesPackedSize(w)], out[:FastLanesBlockValues])
+		done = true
+	case 16:
+		done = unpackCast[uint16](w, packed, out)
+	case 32:
+		done = unpackCast[uint32](w, packed, out)
+	case 64:
+		done = unpackCast[uint64](w, packed, out)
+	}
+	if done {
+		return nil
+	}
 	var words [FastLanesBlockValues]uint64
 	getWords(words[:lanes*w], packed, bw)
 	mask := widthMask(w)

@@ -29,6 +29,8 @@ type FSSTTable struct {
 	SuffixLim, Terminator uint8
 	// Symbols holds the symbols for codes 0..len(Symbols)-1, each 1..8 bytes.
 	Symbols [][]byte
+
+	fast *fsstDecodeTable // set by ParseFSSTSymbolTable; built per call otherwise
 }
 
 // ParseFSSTSymbolTable parses the symbol table blob Lance stores in
@@ -59,6 +61,7 @@ func ParseFSSTSymbolTable(blob []byte) (*FSSTTable, error) {
 		}
 		tab.Symbols[i] = blob[8+8*i : 8+8*i+l]
 	}
+	tab.fast = newFSSTDecodeTable(tab.Symbols)
 	return tab, nil
 }
 

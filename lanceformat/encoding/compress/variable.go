@@ -24,11 +24,20 @@ func checkOffsetBits(what string, offsetBits int) error {
 // are non-decreasing and that the last is <= limit, and returns them rebased
 // to start at 0 together with the first (absolute) offset.
 func readOffsets(what string, raw []byte, offsetBits, n int, limit uint64) ([]uint64, uint64, error) {
+	return readOffsetsInto(nil, what, raw, offsetBits, n, limit)
+}
+
+// readOffsetsInto is readOffsets writing into dst's memory when it is large enough.
+func readOffsetsInto(dst []uint64, what string, raw []byte, offsetBits, n int, limit uint64) ([]uint64, uint64, error) {
 	bw := offsetBits / 8
 	if uint64(n)+1 > uint64(len(raw)/bw) {
 		return nil, 0, corruptf("%s: %d values need %d offsets of %d bits, have %d bytes", what, n, n+1, offsetBits, len(raw))
 	}
-	offs := make([]uint64, n+1)
+	offs := dst[:0]
+	if cap(offs) < n+1 {
+		offs = make([]uint64, n+1)
+	}
+	offs = offs[:n+1]
 	first := getWord(raw, 0, bw)
 	prev := first
 	for i := 0; i <= n; i++ {
@@ -51,13 +60,19 @@ func readOffsets(what string, raw []byte, offsetBits, n int, limit uint64) ([]ui
 // padding. Offsets are relative to the start of buf (the first normally
 // equals (n+1)*offsetBits/8). The returned offsets start at 0.
 func DecodeVariableMiniBlock(buf []byte, offsetBits int, n int) (offsets []uint64, data []byte, err error) {
+	return DecodeVariableMiniBlockInto(nil, buf, offsetBits, n)
+}
+
+// DecodeVariableMiniBlockInto is DecodeVariableMiniBlock returning the offsets in dst's
+// memory when it has room for them (a decoder reuses one buffer across chunks).
+func DecodeVariableMiniBlockInto(dst []uint64, buf []byte, offsetBits int, n int) (offsets []uint64, data []byte, err error) {
 	if err := checkOffsetBits("variable mini-block", offsetBits); err != nil {
 		return nil, nil, err
 	}
 	if err := checkCount("variable mini-block", n); err != nil {
 		return nil, nil, err
 	}
-	offs, first, err := readOffsets("variable mini-block", buf, offsetBits, n, uint64(len(buf)))
+	offs, first, err := readOffsetsInto(dst, "variable mini-block", buf, offsetBits, n, uint64(len(buf)))
 	if err != nil {
 		return nil, nil, err
 	}

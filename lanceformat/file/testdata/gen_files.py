@@ -2,7 +2,7 @@
 
 Usage: gen_files.py OUTDIR
 
-For each table NAME and version V in 2.0, 2.1, 2.2 it writes OUTDIR/NAME/V/ (a Lance
+For each table NAME and version V in 2.0, 2.1, 2.2 (2.1+ only for "required") it writes OUTDIR/NAME/V/ (a Lance
 dataset with one data file) and OUTDIR/NAME/V/expected.arrow (the table read back by
 pylance, as an Arrow IPC file), and prints one JSON line per dataset:
 {"name", "version", "data_file", "dir", "expected", "rows"}.
@@ -114,6 +114,31 @@ def pages_table():
     })
 
 
+def required_table():
+    """Non-nullable columns shaped like TPC-H lineitem's (bit-packed keys, dictionary
+    decimals and short and long strings, FSST comments, dates, vectors): 2.1+ pages
+    without levels, which a range read decodes straight into its output."""
+    rnd = random.Random(7)
+    modes = ["AIR", "RAIL", "DELIVER IN PERSON", "TAKE BACK RETURN", "NONE", "REG AIR", "x"]
+    words = ["carefully", "final", "deposits", "sleep", "quickly", "bold", "ideas", "haggle"]
+    cols = {
+        "k": (pa.array([i * 4 + (i % 3) for i in range(N)], pa.int64())),
+        "k32": (pa.array([(i * 7) % 1000 for i in range(N)], pa.int32())),
+        "qty": (pa.array([decimal.Decimal(i % 50 + 1) for i in range(N)], pa.decimal128(15, 2))),
+        "price": (pa.array([decimal.Decimal(rnd.randint(90000, 10000000)) / 100 for i in range(N)],
+                           pa.decimal128(15, 2))),
+        "flag": (pa.array(["ARN"[i % 3] for i in range(N)], pa.string())),
+        "mode": (pa.array([modes[(i * 5) % len(modes)] for i in range(N)], pa.string())),
+        "comment": (pa.array([" ".join(rnd.choice(words) for _ in range(rnd.randint(1, 6))) for _ in range(N)],
+                             pa.string())),
+        "day": (pa.array([datetime.date(1992, 1, 1) + datetime.timedelta(days=i % 2500) for i in range(N)],
+                         pa.date32())),
+        "vec": (pa.array([[float(i + k) for k in range(8)] for i in range(N)], pa.list_(pa.float32(), 8))),
+    }
+    schema = pa.schema([pa.field(name, a.type, nullable=False) for name, a in cols.items()])
+    return pa.table(list(cols.values()), schema=schema)
+
+
 def with_metadata(tbl):
     """Asks for general compression and byte-stream split on some columns."""
     fields = []
@@ -130,9 +155,11 @@ def with_metadata(tbl):
 
 def main():
     out = sys.argv[1]
-    tables = {"main": with_metadata(table()), "pages": pages_table()}
+    tables = {"main": with_metadata(table()), "pages": pages_table(), "required": required_table()}
     for name, tbl in tables.items():
         for v in ["2.0", "2.1", "2.2"]:
+            if name == "required" and v == "2.0":
+                continue  # levels-free mini-block pages are 2.1+
             write(out, name, v, tbl)
 
 
