@@ -124,6 +124,13 @@ func NewWriter(ctx context.Context, store lanceio.ObjectStore, path string, sc *
 		if err := encoding.CheckWritable(f.Type); err != nil {
 			return nil, fmt.Errorf("new lance file writer %s: field %q: %w", path, f.Name, err)
 		}
+		// A packed struct's children share one column; writing them as separate columns
+		// under a schema that says "packed" would make every reader misread the file.
+		for _, g := range f.PreOrder() {
+			if isPacked(g, version) {
+				return nil, fmt.Errorf("new lance file writer %s: %w", path, encoding.NotSupported("writing packed struct column %q", g.Name))
+			}
+		}
 	}
 	w := &Writer{store: store, path: path, sc: sc, version: version}
 	w.cfg.mem = memory.DefaultAllocator

@@ -98,6 +98,18 @@ func TestWriterErrors(t *testing.T) {
 		require.ErrorIs(t, err, file.ErrNotSupported)
 		require.Contains(t, err.Error(), "null struct")
 	})
+	t.Run("packed struct", func(t *testing.T) {
+		packed := arrow.NewSchema([]arrow.Field{{Name: "p", Nullable: true,
+			Type:     arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}),
+			Metadata: arrow.NewMetadata([]string{"lance-encoding:packed"}, []string{"true"})}}, nil)
+		psc, err := schema.FromArrow(packed, 0)
+		require.NoError(t, err)
+		for _, v := range []file.Version{file.V2_0, file.V2_1, file.V2_2} {
+			_, err = file.NewWriter(ctx, osStore{t.TempDir()}, "f.lance", psc, v)
+			require.ErrorIs(t, err, file.ErrNotSupported, v.String())
+			require.ErrorContains(t, err, `writing packed struct column "p"`)
+		}
+	})
 	t.Run("batch does not match the schema", func(t *testing.T) {
 		w, err := file.NewWriter(ctx, osStore{t.TempDir()}, "f.lance", sc, file.V2_1)
 		require.NoError(t, err)
