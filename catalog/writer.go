@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Write errors. Implementations wrap them so callers can classify failures with errors.Is.
@@ -55,4 +56,54 @@ type Updater interface {
 	// deleted and the new ones written as new data, as Lance's Update does. Conflicts are
 	// reported as for Deleter. The batches are not released.
 	UpdateRows(ctx context.Context, name string, readVersion uint64, rowAddrs []uint64, newRows []arrow.RecordBatch) (uint64, error)
+}
+
+// Index errors. Implementations of Indexer wrap them.
+var (
+	// ErrIndexExists means CREATE INDEX found an index of that name on the table.
+	ErrIndexExists = errors.New("index already exists")
+	// ErrNoSuchIndex means the named index does not exist (on that table, or on any table).
+	ErrNoSuchIndex = errors.New("no such index")
+)
+
+// IndexSpec is what CREATE INDEX builds: a scalar index over one top-level column.
+type IndexSpec struct {
+	Name   string
+	Column string // the column's name as in Table.Schema()
+	// Type is the index type as SQL spells it: "BTREE", "BITMAP", "LABEL_LIST", "ZONEMAP"
+	// or "BLOOMFILTER" (case-insensitive).
+	Type string
+	// Allocator holds the column values read to train the index (nil: the Go allocator).
+	Allocator memory.Allocator
+}
+
+// IndexChange is the result of an Indexer call.
+type IndexChange struct {
+	// Version is the committed table version; the read version when nothing was committed.
+	Version uint64
+	// Rows is the number of rows the new index segment covers (0 for DROP INDEX, or when
+	// there was nothing to index).
+	Rows int64
+	// Committed is false when the call found nothing to do (OptimizeIndex with no fragment
+	// left uncovered).
+	Committed bool
+}
+
+// Indexer is the optional capability of a catalog whose tables can have scalar indexes built,
+// maintained and dropped, found by type assertion. Each call that changes something commits
+// one table version. Index names are per table (Lance has no schema-qualified index names).
+type Indexer interface {
+	// CreateIndex builds index spec over every live row of the latest version of table and
+	// commits it. It fails with ErrIndexExists when the table has an index of that name.
+	CreateIndex(ctx context.Context, table string, spec IndexSpec) (IndexChange, error)
+	// DropIndex removes every segment of index name from the latest version of table. It
+	// fails with ErrNoSuchIndex when the table has no such index.
+	DropIndex(ctx context.Context, table, name string) (IndexChange, error)
+	// OptimizeIndex brings index name up to date incrementally: one new segment covers the
+	// fragments appended since the index was built or last optimized. mem holds the values
+	// read (nil: the Go allocator).
+	OptimizeIndex(ctx context.Context, table, name string, mem memory.Allocator) (IndexChange, error)
+	// TablesWithIndex lists, sorted, the tables whose latest version has an index called
+	// name (any index type, searchable or not).
+	TablesWithIndex(ctx context.Context, name string) ([]string, error)
 }

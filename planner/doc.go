@@ -129,14 +129,22 @@
 // go to a standard Substrait extension when it declares the exact signature, otherwise to
 // flightd's extension (functions.yaml).
 //
+// Also: WITH RECURSIVE (a fixpoint operator over a working table, UNION or UNION ALL, capped
+// at 10,000 rounds), GROUPING(), LIKE ... ESCAPE, GLOB and SIMILAR TO (rewritten to anchored
+// regexp_matches), list literals and FLOAT[N] array types with DuckDB's vector distance
+// functions, x op ANY/SOME/ALL (subquery), scalar subqueries correlated by any comparison
+// (decorrelated over a duplicate-free domain of the outer values), LATERAL subqueries in
+// comma, CROSS, INNER and LEFT ... ON true joins, and the writes INSERT, UPDATE, DELETE,
+// CREATE TABLE [AS], CREATE/DROP INDEX and ALTER INDEX ... OPTIMIZE (planner/write.go: a
+// logical write plan, not Substrait).
+//
 // # Not supported yet
 //
-// Frame EXCLUDE and IGNORE NULLS, window functions in correlated subqueries, GROUPING(), WITH RECURSIVE,
-// LATERAL, list and struct literals, GLOB and SIMILAR TO, LIKE with a non-constant pattern
-// or ESCAPE, table functions, non-equality correlations in scalar subqueries or in
-// subqueries with aggregates, correlated subqueries with GROUP BY/HAVING/DISTINCT/ORDER
-// BY/LIMIT, subqueries in aggregate queries' SELECT lists and in ON, correlated or
-// EXISTS/IN subqueries in HAVING, EXPLAIN ANALYZE, and planning DDL/DML
-// (CREATE TABLE [AS], INSERT, UPDATE, DELETE, MERGE, ALTER TABLE, DROP, CREATE INDEX parse
-// into planner/ast). Each fails with a NotImplemented error naming it.
+// Frame EXCLUDE and IGNORE NULLS, window functions in correlated subqueries, struct
+// literals, list literals with non-constant items, table functions, correlated subqueries
+// with GROUP BY/HAVING/DISTINCT/ORDER BY/LIMIT, non-equality correlations in EXISTS/IN/ANY
+// over aggregating subqueries, RIGHT/FULL/SEMI/ANTI/NATURAL/USING joins with a lateral
+// subquery, correlation more than one level up, subqueries in aggregate queries' SELECT
+// lists and in ON, correlated or EXISTS/IN subqueries in HAVING, EXPLAIN ANALYZE of writes,
+// MERGE, ALTER TABLE, DROP TABLE. Each fails with a NotImplemented error naming it.
 package planner

@@ -281,3 +281,13 @@ func TestParams(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 0, prep.Params.NumFields())
 }
+
+// TestExplainRecursive: a recursive CTE shows its fixpoint and working-table nodes.
+func TestExplainRecursive(t *testing.T) {
+	p := planner.New(plantest.Standard())
+	text, err := p.Explain(context.Background(),
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r")
+	require.NoError(t, err)
+	require.Regexp(t, `(?m)^\s*RecursiveCTE: id=\d+ union all$`, text)
+	require.Regexp(t, `(?m)^\s*WorkingTable: id=\d+$`, text)
+}

@@ -75,6 +75,12 @@ func (p *Planner) explainWrite(ctx context.Context, stmt ast.Statement, values [
 		head = fmt.Sprintf("Update: %s version=%d", w.Target.Table.Name(), w.Target.Table.Version())
 	case *plan.CreateTable:
 		head = "CreateTable: " + w.Name
+	case *plan.IndexDDL:
+		head = fmt.Sprintf("%s: %s on %s", w.Kind, w.Name, w.Table)
+		if w.Kind == plan.CreateIndex {
+			head += fmt.Sprintf(" (%s) using %s", w.Column, w.Type)
+		}
+		return head + "\n", nil // its source is an empty placeholder
 	}
 	var b strings.Builder
 	b.WriteString(head + "\n")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/stretchr/testify/require"
 
@@ -28,6 +29,16 @@ func (writable) DeleteRows(context.Context, string, uint64, []uint64) (uint64, e
 func (writable) UpdateRows(context.Context, string, uint64, []uint64, []arrow.RecordBatch) (uint64, error) {
 	return 0, nil
 }
+func (writable) CreateIndex(context.Context, string, catalog.IndexSpec) (catalog.IndexChange, error) {
+	return catalog.IndexChange{}, nil
+}
+func (writable) DropIndex(context.Context, string, string) (catalog.IndexChange, error) {
+	return catalog.IndexChange{}, nil
+}
+func (writable) OptimizeIndex(context.Context, string, string, memory.Allocator) (catalog.IndexChange, error) {
+	return catalog.IndexChange{}, nil
+}
+func (writable) TablesWithIndex(context.Context, string) ([]string, error) { return nil, nil }
 
 // TestPlanWrite: a write plans to Prepared.Write (its source optimized), with no result
 // columns and no Substrait; with placeholders, Write waits for values.
@@ -62,6 +73,10 @@ func TestPlanWrite(t *testing.T) {
 		"  Project: id := id#0, t_id := NULL, name := NULL, amount := NULL\n"+
 		"    Project: id := id#0\n"+
 		"      Scan: t version=3 columns=[id#0]\n", text)
+
+	text, err = p.Explain(ctx, "EXPLAIN CREATE INDEX t_id ON t (id) USING BITMAP")
+	require.NoError(t, err)
+	require.Equal(t, "CREATE INDEX: t_id on t (id) using BITMAP\n", text)
 
 	_, err = p.PlanSQL(ctx, "EXPLAIN ANALYZE DELETE FROM t")
 	kind, ok := dberr.KindOf(err)

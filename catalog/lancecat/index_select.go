@@ -46,11 +46,15 @@ func (ev *evaluator) eval(ctx context.Context, e *catalog.IndexExpr) ([]fragSel,
 		}
 		return in, nil
 	}
-	acc, err := ev.eval(ctx, e.Args[0])
+	args := e.Args
+	if e.Kind == catalog.IndexAnd {
+		args = mergeRanges(args, ev.columnType) // index_ranges.go
+	}
+	acc, err := ev.eval(ctx, args[0])
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range e.Args[1:] {
+	for _, a := range args[1:] {
 		next, err := ev.eval(ctx, a)
 		if err != nil {
 			return nil, err

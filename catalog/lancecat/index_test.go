@@ -381,9 +381,11 @@ func TestIndexPointLookupReadsLittle(t *testing.T) {
 	}))
 	t.Logf("index scan: ScanStats %d B, store %d B (index and file metadata included) of %d B", op.BytesRead(), store.BytesRead(), tableBytes)
 	require.Positive(t, op.BytesRead())
-	// One row costs one mini-block chunk per column (a few KiB each): about 0.1% of this
-	// 1M-row table; the 0.1% bound is for 10M rows (bench/).
-	require.Less(t, op.BytesRead()*400, tableBytes, "under 0.25%% of the table's bytes")
+	// One row costs one mini-block chunk per column (a few KiB each): 12,968-13,336 of
+	// 13.3-14.0 MB (pylance's file sizes vary from run to run), 0.095-0.1006%. The issue's
+	// 0.1% bound is for 10M rows, where the same lookup reads 0.01%: BenchmarkIndexLookup
+	// (bench/) checks it at FLIGHTD_BENCH_SCALE=1; here 0.125% leaves room for the variation.
+	require.Less(t, op.BytesRead()*800, tableBytes, "under 0.125%% of the table's bytes")
 	require.Less(t, store.BytesRead()*100, tableBytes, "under 1%% with the index and file metadata")
 
 	text, err := build.ExplainAnalyze(ctx, node, flexec.Env{Mem: mem})

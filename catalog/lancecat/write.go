@@ -40,22 +40,27 @@ var _ catalog.Writer = (*Catalog)(nil)
 
 // CreateTableWith creates table name with Arrow schema as and the rows of batches (Lance data
 // storage version 2.2 and V2 manifest names unless opts say otherwise; opts.Mode
-// CreateOrOverwrite replaces an existing table). It returns the committed version.
+// CreateOrOverwrite replaces an existing table). It returns the committed version (the
+// version after the automatic zone maps' commit when the table has them: AutoZoneMapKey).
 func (c *Catalog) CreateTableWith(ctx context.Context, name string, as *arrow.Schema, batches []arrow.RecordBatch,
 	opts *table.CreateOptions) (uint64, error) {
 	ds, err := c.Dataset(name)
 	if err != nil {
 		return 0, err
 	}
-	m, err := ds.Create(ctx, as, batches, opts)
+	m, err := ds.Create(ctx, as, batches, withAutoZoneMapConfig(as, opts))
 	if err != nil {
 		return 0, fmt.Errorf("create table %q: %w", name, classify(err))
+	}
+	if AutoZoneMaps(m) {
+		return c.afterWrite(ctx, name, m.Version()), nil
 	}
 	return m.Version(), nil
 }
 
 // Append appends the rows of batches (whose columns must be the table's, in order) to the
-// latest version of table name and returns the committed version.
+// latest version of table name and returns the committed version (the version after the
+// automatic zone maps' commit when the table has them: AutoZoneMapKey).
 func (c *Catalog) Append(ctx context.Context, name string, batches []arrow.RecordBatch) (uint64, error) {
 	ds, err := c.Dataset(name)
 	if err != nil {
@@ -64,6 +69,9 @@ func (c *Catalog) Append(ctx context.Context, name string, batches []arrow.Recor
 	m, err := ds.Append(ctx, batches, nil)
 	if err != nil {
 		return 0, writeError(ctx, ds, "append to", name, err)
+	}
+	if AutoZoneMaps(m) {
+		return c.afterWrite(ctx, name, m.Version()), nil
 	}
 	return m.Version(), nil
 }

@@ -33,8 +33,10 @@ type CompactStats struct {
 // nothing to do). A concurrent delete or update of a rewritten fragment makes the commit
 // fail with table.ErrRetryableCommitConflict.
 //
+// With stable row ids the moved rows keep their ids (and version sequences).
+//
 // Not supported yet: streaming (the live rows of all rewritten fragments are held in
-// memory at once), remapping index fragment bitmaps, and stable row ids.
+// memory at once) and remapping index fragment bitmaps.
 func (c *Catalog) Compact(ctx context.Context, name string, opts *CompactOptions) (uint64, CompactStats, error) {
 	var st CompactStats
 	o := CompactOptions{TargetRows: table.DefaultMaxRowsPerFile, Allocator: memory.DefaultAllocator}
@@ -50,7 +52,7 @@ func (c *Catalog) Compact(ctx context.Context, name string, opts *CompactOptions
 	}
 	t := loaded.(*Table)
 	m := t.Manifest()
-	if err := table.CheckWritable(m); err != nil {
+	if err := table.CheckWritableFor(m, "rewrite"); err != nil {
 		return 0, st, fmt.Errorf("compact table %q: %w", name, classify(err))
 	}
 	var old []uint64

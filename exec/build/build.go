@@ -94,8 +94,14 @@ func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 		return ops.NewSetOp(left, right, n.Kind, n.All, n.Schema(), env), nil
 	case *plan.Values:
 		return ops.NewValues(n.Rows, n.Schema(), env), nil
+	case *plan.RecursiveCTE:
+		return buildRecursiveCTE(n, env) // recursive.go
+	case *plan.WorkingTable:
+		return ops.NewWorkingTable(n.ID, n.Schema()), nil
 	case *plan.Insert, *plan.Delete, *plan.Update, *plan.CreateTable:
 		return buildWrite(n, env)
+	case *plan.IndexDDL:
+		return ops.NewIndexDDL(n, env), nil // exec/ops/index_ddl.go
 	case nil:
 		return nil, dberr.New(dberr.Internal, "build: nil plan node")
 	}

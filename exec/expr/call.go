@@ -66,6 +66,9 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 	case "like":
 		return compileLike(c, mem)
 	}
+	if op, ok := kernel.LookupVectorOp(c.Func); ok {
+		return compileVector(c, op, mem)
+	}
 	def, ok := lookupFunc(c.Func)
 	if !ok {
 		return compileNow(c, mem)
@@ -126,6 +129,9 @@ func conform(ctx context.Context, mem memory.Allocator, out arrow.Array, dt arro
 		return out, nil
 	}
 	defer out.Release()
+	if narrowed, ok := kernel.NarrowDecimal(out, dt); ok {
+		return narrowed, nil
+	}
 	if kernel.IsDecimalCast(out.DataType(), dt) {
 		return kernel.CastDecimal(mem, out, dt, false)
 	}
@@ -146,11 +152,15 @@ func computeFunc(name string) scalarFunc {
 	}
 }
 
-// compareFunc is a comparison: arrow's kernels, exec/kernel's for booleans.
+// compareFunc is a comparison: exec/kernel's for booleans and (CompareFast) the common
+// fixed-width types, arrow's kernels otherwise.
 func compareFunc(name string) scalarFunc {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
 		if args[0].DataType().ID() == arrow.BOOL {
 			return kernel.CompareBools(mem, name, args[0], args[1])
+		}
+		if out, ok := kernel.CompareFast(mem, name, args[0], args[1]); ok {
+			return out, nil
 		}
 		return computeFunc(name)(ctx, mem, args)
 	}

@@ -53,6 +53,14 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		return array.MakeArrayOfNull(c.mem, c.dt, v.Len()), nil
 	case kernel.IsDecimalCast(v.DataType(), c.dt):
 		return kernel.CastDecimal(c.mem, v, c.dt, c.try)
+	case v.DataType().ID() == arrow.DECIMAL128 && c.dt.ID() == arrow.FLOAT64:
+		if out, ok := kernel.DecimalToFloat64(c.mem, v, c.dt); ok {
+			return out, nil
+		}
+	case kernel.IsArrayElemCast(v.DataType(), c.dt):
+		return kernel.CastArrayElems(ctx, c.mem, v, c.dt)
+	case kernel.IsListToArrayCast(v.DataType(), c.dt):
+		return kernel.CastListToArray(ctx, c.mem, v, c.dt)
 	case kernel.IsFloatToInt(v.DataType(), c.dt):
 		return kernel.CastFloatToInt(c.mem, v, c.dt, c.try)
 	case c.dt.ID() == arrow.STRING || c.dt.ID() == arrow.LARGE_STRING:

@@ -6,14 +6,17 @@
 // (comparisons, checked add/subtract/multiply, Kleene AND/OR, NOT, casts) and to exec/kernel
 // otherwise (divide, modulus, negate, IS [NOT] NULL, LIKE, COALESCE, CASE, float-to-integer
 // casts, the string/math/date functions of kernel.LookupScalar, date arithmetic,
-// current_date and current_timestamp). CASE evaluates
-// each branch only on the rows that reach it, as DuckDB does, so a guarded division by zero
-// does not fail.
+// current_date and current_timestamp), and to exec/kernel's typed loops where they are
+// faster (comparisons of int32, date32, int64, float64 and decimal columns, decimal
+// arithmetic, decimal to float64 casts). CASE evaluates each branch only on the rows that
+// reach it, as DuckDB does, so a guarded division by zero does not fail. Fixed-width
+// literals are broadcast once per evaluator and handed out as slices.
 package expr
 
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -87,7 +90,16 @@ func (c *columnEval) Eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, 
 type literalEval struct {
 	val scalar.Scalar
 	mem memory.Allocator
+	// cache is a fixed-width value broadcast to maxCachedLiteralRows rows, built on first use from Go
+	// memory (not mem: an evaluator has no Close, so it could never be freed there); batches
+	// get slices of it.
+	once  sync.Once
+	cache arrow.Array
 }
+
+// maxCachedLiteralRows bounds the cached broadcast of a literal; longer batches get a fresh
+// array.
+const maxCachedLiteralRows = 64 << 10
 
 func (l *literalEval) Type() arrow.DataType { return l.val.DataType() }
 
@@ -95,6 +107,16 @@ func (l *literalEval) Eval(_ context.Context, b arrow.RecordBatch) (arrow.Array,
 	n := int(b.NumRows())
 	if !l.val.IsValid() {
 		return array.MakeArrayOfNull(l.mem, l.val.DataType(), n), nil
+	}
+	if _, fixed := l.val.DataType().(arrow.FixedWidthDataType); fixed && n <= maxCachedLiteralRows {
+		l.once.Do(func() {
+			if arr, err := scalar.MakeArrayFromScalar(l.val, maxCachedLiteralRows, memory.DefaultAllocator); err == nil {
+				l.cache = arr
+			}
+		})
+		if l.cache != nil {
+			return array.NewSlice(l.cache, 0, int64(n)), nil
+		}
 	}
 	arr, err := scalar.MakeArrayFromScalar(l.val, n, l.mem)
 	if err != nil {

@@ -36,6 +36,9 @@ func DecimalArith(mem memory.Allocator, op int, a, b arrow.Array) (out arrow.Arr
 		return nil, true, dberr.New(dberr.OutOfRange, "decimal %s: result scale %d exceeds %d", opNames[op].noun, scale, maxDecimalDigits)
 	}
 	dt := &arrow.Decimal128Type{Precision: maxDecimalDigits, Scale: scale}
+	if out, ok := decimalArithFast(mem, op, a, b, shiftA, shiftB, dt); ok {
+		return out, true, nil
+	}
 	av := arrow.GetValues[decimal128.Num](a.Data(), 1)
 	bv := arrow.GetValues[decimal128.Num](b.Data(), 1)
 	res := NewFixed[decimal128.Num](mem, dt, a.Len())

@@ -80,6 +80,9 @@ type countAcc struct {
 func (c *countAcc) resize(n int) { c.counts = grow(c.counts, n) }
 
 func (c *countAcc) update(groups []int32, arg arrow.Array, include []bool) error {
+	if c.updateFast(groups, arg, include) {
+		return nil
+	}
 	for i, g := range groups {
 		if (include == nil || include[i]) && (c.star || kernel.IsValid(arg, i)) {
 			c.counts[g]++
@@ -117,6 +120,9 @@ func (s *sumAcc) resize(n int) {
 }
 
 func (s *sumAcc) update(groups []int32, arg arrow.Array, include []bool) error {
+	if s.updateFast(groups, arg, include) {
+		return nil
+	}
 	add := s.adder(arg)
 	for i, g := range groups {
 		if (include == nil || include[i]) && kernel.IsValid(arg, i) {

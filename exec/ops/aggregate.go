@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 
@@ -45,6 +46,7 @@ type Aggregate struct {
 	nGroups   int
 	keyChunks [][]arrow.Array // per key column: the key values of new groups, batch by batch
 	keyBuf    []byte
+	rowKeys   kernel.RowKeys // the current batch's encoded group keys
 	out       splitter
 	done      bool
 	res       *exec.Reservation
@@ -211,34 +213,38 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]in
 	}
 	keys := make([]arrow.Array, 0, len(a.keyEvals))
 	defer func() { releaseArrays(keys) }()
-	encs := make([]kernel.KeyEncoder, len(a.keyEvals))
-	for i, ev := range a.keyEvals {
+	for _, ev := range a.keyEvals {
 		k, err := ev.Eval(ctx, b)
 		if err != nil {
 			return nil, err
 		}
 		keys = append(keys, k)
-		if encs[i], err = kernel.NewKeyEncoder(k); err != nil {
-			return nil, err
-		}
+	}
+	if err := a.rowKeys.Encode(keys, n); err != nil {
+		return nil, err
 	}
 	var firstRows []int32
+	maxKey := 0
+	var prevKey []byte
+	prevGroup := int32(-1)
 	for r := range n {
-		buf := a.keyBuf[:0]
-		for _, enc := range encs {
-			buf = enc(buf, r)
+		key := a.rowKeys.Key(r)
+		if prevGroup >= 0 && bytes.Equal(key, prevKey) { // runs of one key: no map lookup
+			groups[r] = prevGroup
+			continue
 		}
-		a.keyBuf = buf
-		g, ok := a.groups[string(buf)]
+		g, ok := a.groups[string(key)]
 		if !ok {
 			g = int32(a.nGroups + len(firstRows))
-			a.groups[string(buf)] = g
+			a.groups[string(key)] = g
 			firstRows = append(firstRows, int32(r))
+			maxKey = max(maxKey, len(key))
 		}
 		groups[r] = g
+		prevKey, prevGroup = key, g
 	}
 	if len(firstRows) > 0 {
-		a.newBytes += int64(len(firstRows)) * (int64(len(a.keyBuf)) + mapEntryBytes + aggStateBytes*int64(len(a.aggs)))
+		a.newBytes += int64(len(firstRows)) * (int64(maxKey) + mapEntryBytes + aggStateBytes*int64(len(a.aggs)))
 		a.addGroups(len(firstRows))
 		return groups, a.keepKeys(ctx, keys, firstRows)
 	}

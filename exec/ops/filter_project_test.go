@@ -47,6 +47,15 @@ func TestFilter(t *testing.T) {
 			call("not_equal", bln, col(1, i64), lit(int64(0))),
 			call("gt", bln, call("divide", i64, col(0, i64), col(1, i64)), lit(int64(1)))),
 			exectest.Rows{{4, 2, "yy"}, {9, 3, "zzz"}, {10, 5, ""}, {-3, -1, "x"}}),
+		// The two comparisons cannot fail, so they run together on the same rows (one
+		// take); the division still only sees the rows they kept.
+		filterCase("safe-conjuncts-then-guarded-division", call("and", bln,
+			call("and", bln, call("gte", bln, col(0, i64), lit(int64(1))), call("not_equal", bln, col(1, i64), lit(int64(0)))),
+			call("gt", bln, call("divide", i64, col(0, i64), col(1, i64)), lit(int64(1)))),
+			exectest.Rows{{4, 2, "yy"}, {9, 3, "zzz"}, {10, 5, ""}}),
+		filterCase("column-and-string-comparisons", call("and", bln,
+			call("lt", bln, col(1, i64), col(0, i64)), call("not_equal", bln, col(2, str), lit("x"))),
+			exectest.Rows{{4, 2, "yy"}, {9, 3, "zzz"}, {10, 5, ""}}),
 		filterCase("or-kleene", call("or", bln,
 			call("lt", bln, col(0, i64), lit(int64(0))),
 			call("is_null", bln, col(1, i64))),

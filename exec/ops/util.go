@@ -5,10 +5,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/exec/expr"
 	"github.com/flightd/flightd/exec/kernel"
+	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -26,9 +28,11 @@ func conjuncts(e plan.Expr) []plan.Expr {
 	return []plan.Expr{e}
 }
 
-// predicate is a compiled filter: conjuncts applied in order.
+// predicate is a compiled filter: conjuncts applied in order. Consecutive conjuncts that
+// cannot fail (safeConjunct) form one step: they are all evaluated on the same rows and
+// their results ANDed, so the rows are taken once per step, not once per conjunct.
 type predicate struct {
-	conds []expr.Evaluator
+	steps [][]expr.Evaluator
 	mem   memory.Allocator
 }
 
@@ -36,21 +40,65 @@ func newPredicate(cond plan.Expr, mem memory.Allocator) (*predicate, error) {
 	if cond == nil {
 		return nil, nil
 	}
-	evs, err := expr.CompileAll(conjuncts(cond), mem)
-	if err != nil {
-		return nil, err
+	p := &predicate{mem: mem}
+	prevSafe := false
+	for _, c := range conjuncts(cond) {
+		ev, err := expr.Compile(c, mem)
+		if err != nil {
+			return nil, err
+		}
+		safe := safeConjunct(c)
+		if safe && prevSafe {
+			p.steps[len(p.steps)-1] = append(p.steps[len(p.steps)-1], ev)
+		} else {
+			p.steps = append(p.steps, []expr.Evaluator{ev})
+		}
+		prevSafe = safe
 	}
-	return &predicate{conds: evs, mem: mem}, nil
+	return p, nil
+}
+
+// safeConjunct reports whether evaluating e cannot fail on any row: a comparison of column
+// references and literals (possibly cast to a floating-point type), so it may run on rows an
+// earlier conjunct rejects.
+func safeConjunct(e plan.Expr) bool {
+	c, ok := e.(*plan.Call)
+	if !ok {
+		return false
+	}
+	switch c.Func {
+	case "equal", "not_equal", "lt", "lte", "gt", "gte":
+	default:
+		return false
+	}
+	for _, a := range c.Args {
+		if !safeOperand(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func safeOperand(e plan.Expr) bool {
+	switch e := e.(type) {
+	case *plan.ColumnRef, *plan.Literal:
+		return true
+	case *plan.Cast:
+		in := e.Input.Type().ID()
+		numeric := arrow.IsInteger(in) || arrow.IsFloating(in) || in == arrow.DECIMAL128
+		return !e.Try && numeric && arrow.IsFloating(e.DataType.ID()) && safeOperand(e.Input)
+	}
+	return false
 }
 
 // apply returns the rows of b for which every conjunct is TRUE. It takes ownership of b.
 // The result may have zero rows.
 func (p *predicate) apply(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	for _, c := range p.conds {
+	for _, step := range p.steps {
 		if b.NumRows() == 0 {
 			return b, nil
 		}
-		next, err := p.applyOne(ctx, c, b)
+		next, err := p.applyStep(ctx, step, b)
 		b.Release()
 		if err != nil {
 			return nil, err
@@ -60,23 +108,69 @@ func (p *predicate) apply(ctx context.Context, b arrow.RecordBatch) (arrow.Recor
 	return b, nil
 }
 
-func (p *predicate) applyOne(ctx context.Context, c expr.Evaluator, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cond, err := c.Eval(ctx, b)
-	if err != nil {
-		return nil, err
+// applyStep keeps the rows of b where every conjunct of step is TRUE.
+func (p *predicate) applyStep(ctx context.Context, step []expr.Evaluator, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var cond arrow.Array
+	for _, c := range step {
+		v, err := c.Eval(ctx, b)
+		if err != nil {
+			if cond != nil {
+				cond.Release()
+			}
+			return nil, err
+		}
+		if cond == nil {
+			cond = v
+			continue
+		}
+		both, err := kernel.AndTrue(p.mem, cond, v)
+		cond.Release()
+		v.Release()
+		if err != nil {
+			return nil, err
+		}
+		cond = both
 	}
-	isTrue, notTrue, nTrue, err := kernel.TruthMasks(p.mem, cond)
+	sel, err := kernel.SelectTrue(cond, nil)
 	cond.Release()
 	if err != nil {
 		return nil, err
 	}
-	defer isTrue.Release()
-	defer notTrue.Release()
-	if nTrue == int(b.NumRows()) {
+	if len(sel) == int(b.NumRows()) {
 		b.Retain()
 		return b, nil
 	}
-	return expr.FilterBatch(ctx, p.mem, b, isTrue, nTrue)
+	return takeSel(ctx, p.mem, b, sel)
+}
+
+// takeSel returns the rows of b at positions sel (kernel.Take where it applies, arrow's
+// take otherwise). The caller releases the result.
+func takeSel(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, sel []int32) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, 0, b.NumCols())
+	var idx arrow.Array
+	defer func() {
+		if idx != nil {
+			idx.Release()
+		}
+	}()
+	for _, c := range b.Columns() {
+		if t, ok := kernel.Take(mem, c, sel); ok {
+			cols = append(cols, t)
+			continue
+		}
+		if idx == nil {
+			f := kernel.NewFixed[int32](mem, arrow.PrimitiveTypes.Int32, len(sel))
+			copy(f.Values, sel)
+			idx = f.Finish()
+		}
+		t, err := compute.TakeArray(compute.WithAllocator(ctx, mem), c, idx)
+		if err != nil {
+			releaseArrays(cols)
+			return nil, dberr.Wrap(dberr.Internal, err, "filter: take rows")
+		}
+		cols = append(cols, t)
+	}
+	return newBatchOwned(b.Schema(), cols, int64(len(sel))), nil
 }
 
 // splitter cuts batches into slices of at most size rows.

@@ -17,18 +17,27 @@ type fullZipWriter struct {
 	width int    // fixed width: value bytes (without the FSL validity prefix)
 	vb    int    // FSL item validity prefix bytes
 	fsst  []byte // variable width: FSST symbol table when the values are FSST-compressed
+	// general is the per-value General encoding when each value is its own frame.
+	general *enc21pb.CompressiveEncoding
 }
 
 // encodeFullZip writes leaf l full-zip: per entry a control word, then the value (fixed
 // width) or its length and bytes (variable width, valid values only).
-func encodeFullZip(l *ShreddedLeaf, v *leafValues) (*EncodedPage, error) {
+func encodeFullZip(l *ShreddedLeaf, v *leafValues, opts LeafOptions) (*EncodedPage, error) {
 	lv, err := NewLevels(l.Layers)
 	if err != nil {
 		return nil, err
 	}
 	z := &fullZipWriter{l: l, v: v, lv: lv, fz: &enc21pb.FullZipLayout{Layers: l.Layers,
 		NumItems: uint32(l.NumEntries()), NumVisibleItems: uint32(len(l.Idx))}}
-	if v.kind == valVariable {
+	gv, genc, err := perValueGeneral(l, v, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case gv != nil:
+		z.v, z.general = gv, genc
+	case v.kind == valVariable && opts.allowsFSST():
 		// Long strings get FSST under the same rule as mini-block pages; each value is
 		// compressed on its own and its stored length is the compressed length.
 		c, err := chooseVariable(v)
@@ -76,6 +85,9 @@ func (z *fullZipWriter) describe() error {
 	case valVariable:
 		fz.Details = &enc21pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(v.offsetBits)}
 		fz.ValueCompression = variableChunks{v: v, table: z.fsst}.encoding()
+		if z.general != nil {
+			fz.ValueCompression = z.general
+		}
 	case valFSL:
 		if v.itemValid != nil {
 			z.vb = (v.dim + 7) / 8

@@ -53,7 +53,8 @@ type shredNode struct {
 }
 
 // ShredLeaves splits a top-level array into its leaf columns, in the pre-order of the leaves
-// of its type (struct members in order, a list's item). Structs and lists are transparent;
+// of its type (struct members in order, a list's item, a map's key then value). Structs,
+// lists and maps are transparent;
 // everything else (including fixed-size lists) is a leaf.
 func ShredLeaves(arr arrow.Array) ([]*ShreddedLeaf, error) {
 	var paths [][]arrow.Array
@@ -74,7 +75,9 @@ func ShredLeaves(arr arrow.Array) ([]*ShreddedLeaf, error) {
 			return walk(p, a.ListValues())
 		case *array.LargeList:
 			return walk(p, a.ListValues())
-		case *array.Map, *array.ListView, *array.LargeListView, *array.Dictionary, *array.DenseUnion,
+		case *array.Map: // a list of key/value structs
+			return walk(p, a.ListValues())
+		case *array.ListView, *array.LargeListView, *array.DenseUnion,
 			*array.SparseUnion, *array.RunEndEncoded:
 			return NotSupported("writing %s", a.DataType())
 		default:

@@ -191,7 +191,9 @@ func sliceBits(bm []byte, start, n int) []byte {
 // (EncodeColumns20, EncodeLeaf21), so a writer can reject a schema before any data arrives.
 // Supported: booleans and fixed-width primitives (ints, floats, decimals, dates, times,
 // timestamps, durations, fixed-size binary), strings and binary (also large), fixed-size
-// lists of byte-aligned fixed-width values, and structs and lists (also large) of these.
+// lists of byte-aligned fixed-width values, Arrow dictionaries (2.1+ only, see
+// checkDictionaryWritable), maps with unsorted keys (2.2+ only), and structs and lists
+// (also large) of these.
 func CheckWritable(t arrow.DataType) error {
 	switch t := t.(type) {
 	case *arrow.StructType:
@@ -215,6 +217,13 @@ func CheckWritable(t arrow.DataType) error {
 		return nil
 	case *arrow.StringType, *arrow.LargeStringType, *arrow.BinaryType, *arrow.LargeBinaryType:
 		return nil
+	case *arrow.DictionaryType:
+		return checkDictionaryWritable(t)
+	case *arrow.MapType:
+		if t.KeysSorted {
+			return NotSupported("writing maps with sorted keys")
+		}
+		return CheckWritable(t.Elem())
 	}
 	if fixedBits(t) == 0 {
 		return NotSupported("writing values of type %s", t)

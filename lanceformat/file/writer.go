@@ -79,12 +79,19 @@ func WithPageBytes(n int64) WriterOption {
 //   - 2.1/2.2: mini-block pages with RLE (long runs), FastLanes bit-packing (integers),
 //     dictionary or FSST (strings) or flat values, full-zip pages for values of 256 bytes or more (FSST for
 //     long strings), AllNull/Constant pages; rep/def levels bit-packed; 2.2 uses the
-//     large-chunk grammar.
+//     large-chunk grammar; Arrow dictionary columns as dictionary pages holding the Arrow
+//     dictionary; maps (2.2 only) as their key and value leaves; General (zstd/lz4)
+//     compression where lance-encoding:compression asks for it (level from
+//     lance-encoding:compression-level), and per-value zstd for strings longer than 32 KiB;
+//     lance-encoding:compression=none turns compression off.
+//   - 2.0 with lance-encoding:compression=zstd: the bytes of string and binary pages are one
+//     zstd frame, as Lance writes them.
 //
-// Not supported yet: Arrow dictionary, map, union and view types, fixed-size lists of
-// booleans or of nested types, blob columns, packed structs, General (zstd/lz4) and
-// byte-stream-split value compression, 2.2 constant pages for repeated non-null values,
-// and the lance-encoding:* field metadata settings (kept in the schema, otherwise ignored).
+// Not supported yet: union and view types, maps with sorted keys, Arrow dictionaries in
+// 2.0 files, fixed-size lists of booleans or of nested types, blob columns, packed structs,
+// byte-stream-split value compression, lz4 in 2.0 files, 2.2 constant pages for repeated
+// non-null values, and the other lance-encoding:* field metadata settings (kept in the
+// schema, otherwise ignored).
 type Writer struct {
 	store   lanceio.ObjectStore
 	path    string
@@ -104,7 +111,9 @@ type fieldState struct {
 	numCols  int
 	pending  []arrow.Array
 	bytes    int64
-	flushed  uint64 // rows already encoded
+	flushed  uint64                 // rows already encoded
+	opts     []encoding.LeafOptions // encoding settings of each column
+	hasDict  bool                   // an Arrow dictionary lies in the field (see flushEach)
 }
 
 // NewWriter prepares a file at path with schema sc (its field ids are the dataset's and
@@ -123,6 +132,9 @@ func NewWriter(ctx context.Context, store lanceio.ObjectStore, path string, sc *
 	for _, f := range sc.Fields {
 		if err := encoding.CheckWritable(f.Type); err != nil {
 			return nil, fmt.Errorf("new lance file writer %s: field %q: %w", path, f.Name, err)
+		}
+		if err := checkVersionTypes(f, version); err != nil {
+			return nil, fmt.Errorf("new lance file writer %s: %w", path, err)
 		}
 		// A packed struct's children share one column; writing them as separate columns
 		// under a schema that says "packed" would make every reader misread the file.
@@ -147,7 +159,11 @@ func NewWriter(ctx context.Context, store lanceio.ObjectStore, path string, sc *
 		if version == V2_0 {
 			n = len(f.PreOrder())
 		}
-		w.fields = append(w.fields, &fieldState{f: f, firstCol: col, numCols: n})
+		opts, err := leafOptions(f, version)
+		if err != nil {
+			return nil, fmt.Errorf("new lance file writer %s: %w", path, err)
+		}
+		w.fields = append(w.fields, &fieldState{f: f, firstCol: col, numCols: n, opts: opts, hasDict: hasDictionary(f)})
 		col += n
 	}
 	w.out = newFileBuilder(version, col)
@@ -194,6 +210,9 @@ func (w *Writer) flushField(fs *fieldState) error {
 	if len(fs.pending) == 0 {
 		return nil
 	}
+	if fs.hasDict && len(fs.pending) > 1 {
+		return w.flushEach(fs)
+	}
 	arr := fs.pending[0]
 	if len(fs.pending) > 1 {
 		var err error
@@ -226,7 +245,7 @@ func (w *Writer) flushField(fs *fieldState) error {
 
 // encodePages encodes one page's worth of rows of a field and adds the pages to the file.
 func (w *Writer) encodePages(fs *fieldState, arr arrow.Array) error {
-	pages, err := w.encode(arr)
+	pages, err := w.encode(fs, arr)
 	if err != nil {
 		return fmt.Errorf("field %q (id %d): %w", fs.f.Name, fs.f.ID, err)
 	}
@@ -242,17 +261,20 @@ func (w *Writer) encodePages(fs *fieldState, arr arrow.Array) error {
 	return nil
 }
 
-func (w *Writer) encode(arr arrow.Array) ([]*encoding.EncodedPage, error) {
+func (w *Writer) encode(fs *fieldState, arr arrow.Array) ([]*encoding.EncodedPage, error) {
 	if w.version == V2_0 {
-		return encoding.EncodeColumns20(arr)
+		return encoding.EncodeColumns20With(arr, fs.opts)
 	}
 	leaves, err := encoding.ShredLeaves(arr)
 	if err != nil {
 		return nil, err
 	}
+	if len(leaves) != len(fs.opts) {
+		return nil, fmt.Errorf("shredded %d leaves, schema has %d", len(leaves), len(fs.opts))
+	}
 	pages := make([]*encoding.EncodedPage, len(leaves))
 	for i, l := range leaves {
-		if pages[i], err = encoding.EncodeLeaf21(l, w.version == V2_2); err != nil {
+		if pages[i], err = encoding.EncodeLeaf21With(l, w.version == V2_2, fs.opts[i]); err != nil {
 			return nil, fmt.Errorf("leaf %d: %w", i, err)
 		}
 	}

@@ -173,9 +173,13 @@ func TestWriterErrors(t *testing.T) {
 		require.ErrorIs(t, err, file.ErrNotSupported)
 	})
 	t.Run("types without a lance logical type", func(t *testing.T) {
-		_, err := schema.FromArrow(arrow.NewSchema([]arrow.Field{
-			{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)}}, nil), 0)
-		require.ErrorIs(t, err, schema.ErrNotSupported)
+		sorted := arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)
+		sorted.KeysSorted = true
+		for _, typ := range []arrow.DataType{sorted, arrow.DenseUnionOf(
+			[]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int32}}, []arrow.UnionTypeCode{0})} {
+			_, err := schema.FromArrow(arrow.NewSchema([]arrow.Field{{Name: "m", Type: typ}}, nil), 0)
+			require.ErrorIs(t, err, schema.ErrNotSupported, "%s", typ)
+		}
 	})
 	t.Run("fixed-size list of booleans", func(t *testing.T) {
 		bs := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.FixedSizeListOf(2, arrow.FixedWidthTypes.Boolean)}}, nil)

@@ -281,6 +281,14 @@ func (g *genField) fillLeaf(rng *rand.Rand, b array.Builder) {
 		b.Append([]byte(randText(rng, 5)))
 	case *array.Decimal128Builder:
 		b.Append(decimal128.FromI64(rng.Int64N(1e15) - 5e14))
+	case *array.BinaryDictionaryBuilder:
+		if b.Type().(*arrow.DictionaryType).ValueType.ID() == arrow.BINARY {
+			_ = b.Append([]byte(g.randString(rng)))
+		} else {
+			_ = b.AppendString(g.randString(rng))
+		}
+	case *array.Int64DictionaryBuilder:
+		_ = b.Append(int64(rng.IntN(6)) * 1000)
 	default:
 		panic(fmt.Sprintf("test generator: no filler for %T", b))
 	}

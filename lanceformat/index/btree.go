@@ -85,17 +85,41 @@ func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
 	if p.empty() {
 		return out, nil
 	}
+	// Matching pages with consecutive page numbers (a range query's) are read together: one
+	// read per run of up to maxPagesPerRead pages instead of one per page.
+	first, n := uint32(0), uint32(0)
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		err := b.searchPages(ctx, first, first+n, p, out.Rows)
+		n = 0
+		return err
+	}
 	for _, pg := range b.pages {
 		if !b.pageMayMatch(pg, p) {
 			continue
 		}
-		if err := b.searchPage(ctx, pg.idx, p, out.Rows); err != nil {
-			return Result{}, err
+		if n > 0 && (pg.idx != first+n || n == maxPagesPerRead) {
+			if err := flush(); err != nil {
+				return Result{}, err
+			}
 		}
+		if n == 0 {
+			first = pg.idx
+		}
+		n++
+	}
+	if err := flush(); err != nil {
+		return Result{}, err
 	}
 	out.Rows.normalize()
 	return out, nil
 }
+
+// maxPagesPerRead bounds the pages of page_data one read covers (and the rows it holds in
+// memory: 64 pages of 4,096 rows).
+const maxPagesPerRead = 64
 
 // pageMayMatch reports whether page pg can hold rows matching p.
 func (b *btreeIndex) pageMayMatch(pg btreePage, p plan) bool {
@@ -113,14 +137,14 @@ func (b *btreeIndex) pageMayMatch(pg btreePage, p plan) bool {
 	return false
 }
 
-// searchPage reads page k of page_data and adds its matching row ids to rows.
-func (b *btreeIndex) searchPage(ctx context.Context, k uint32, p plan, rows *RowSet) error {
+// searchPages reads pages [k, kEnd) of page_data and adds their matching row ids to rows.
+func (b *btreeIndex) searchPages(ctx context.Context, k, kEnd uint32, p plan, rows *RowSet) error {
 	data, err := b.dataFile(ctx)
 	if err != nil {
 		return err
 	}
 	start := uint64(k) * b.batchSize
-	end := min(start+b.batchSize, data.NumRows())
+	end := min(uint64(kEnd)*b.batchSize, data.NumRows())
 	if start >= end {
 		return corrupt("%s: page %d starts at row %d of %d", data.Path(), k, start, data.NumRows())
 	}
@@ -152,6 +176,9 @@ func (b *btreeIndex) dataFile(ctx context.Context) (*file.Reader, error) {
 
 // filterPage adds ids[i] to rows for each values[i] that matches p.
 func filterPage(values arrow.Array, ids *array.Uint64, p plan, rows *RowSet) error {
+	if ok, err := filterInt64Page(values, ids, p, rows); ok || err != nil {
+		return err
+	}
 	for i := 0; i < values.Len(); i++ {
 		v, ok := valueAt(values, i)
 		if !ok {

@@ -7,6 +7,8 @@
 //	Search: Query (=, IN, <, <=, >, >=, BETWEEN, IS [NOT] NULL, array_has_any/all)
 //	        → Result: Exact row-address set, AtMost candidate zones, or NotAnswerable
 //	Write*: Arrow values + row addresses → index files + the IndexMetadata to commit
+//	Commit: CommitSegment (a new index, or a delta segment from BuildFragments over the
+//	        fragments appended since) and Drop, each one CreateIndex transaction
 //
 // Row addresses are fragment id << 32 | row offset. Results may contain deleted rows and
 // cover only the segment's fragments: callers apply deletion vectors and scan uncovered

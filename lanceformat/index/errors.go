@@ -12,6 +12,11 @@ var (
 	// ErrNotSupported means the index (or the file format it was written in) is not
 	// supported yet.
 	ErrNotSupported = errors.New("not supported yet")
+	// ErrNoData means an index was to be built over no fragments (an empty table, or no
+	// fragment left to cover).
+	ErrNoData = errors.New("no data to index")
+	// ErrNoIndex means a version has no index of the given name.
+	ErrNoIndex = errors.New("no such index")
 )
 
 // notSupported returns an error wrapping ErrNotSupported that names what is missing.

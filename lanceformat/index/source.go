@@ -36,11 +36,21 @@ func (c *Column) Release() {
 // ReadColumn reads field fieldID of every fragment of m, without deleted rows.
 func ReadColumn(ctx context.Context, ds *table.Dataset, m *table.Manifest, fieldID int32,
 	mem memory.Allocator) (*Column, error) {
+	return ReadFragmentsColumn(ctx, ds, m, fieldID, nil, mem)
+}
+
+// ReadFragmentsColumn reads field fieldID of the fragments of m whose ids are in frags (all
+// fragments when frags is nil), without deleted rows.
+func ReadFragmentsColumn(ctx context.Context, ds *table.Dataset, m *table.Manifest, fieldID int32,
+	frags []uint64, mem memory.Allocator) (*Column, error) {
 	col := &Column{}
 	var parts []arrow.Array
 	defer func() { releaseAll(parts) }()
 	ids := subtree(m.Fields(), fieldID)
 	for _, frag := range m.Fragments() {
+		if frags != nil && !slices.Contains(frags, frag.GetId()) {
+			continue
+		}
 		arr, addrs, err := readFragmentColumn(ctx, ds, frag, fieldID, ids, mem)
 		if err != nil {
 			return nil, fmt.Errorf("read field %d of fragment %d: %w", fieldID, frag.GetId(), err)
@@ -50,7 +60,7 @@ func ReadColumn(ctx context.Context, ds *table.Dataset, m *table.Manifest, field
 		col.Fragments = append(col.Fragments, uint32(frag.GetId()))
 	}
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("read field %d: the dataset has no fragments", fieldID)
+		return nil, fmt.Errorf("read field %d: no fragments to read: %w", fieldID, ErrNoData)
 	}
 	all, err := array.Concatenate(parts, mem)
 	if err != nil {

@@ -68,6 +68,8 @@ type Built struct {
 	Files []File
 	// Fragments are the covered fragments, ascending.
 	Fragments []uint32
+	// Rows is the number of rows indexed (live rows of the covered fragments).
+	Rows int64
 	// Details is the serialized index_details message (empty for these types).
 	Details []byte
 }
@@ -94,10 +96,19 @@ func (b *Built) Metadata(name string, fieldID int32, datasetVersion uint64) *lan
 // (dataset_version = m's version).
 func Build(ctx context.Context, ds *table.Dataset, m *table.Manifest, name string, fieldID int32, t Type,
 	opts *WriteOptions, mem memory.Allocator) (*Built, *lancepb.IndexMetadata, error) {
+	return BuildFragments(ctx, ds, m, name, fieldID, t, nil, opts, mem)
+}
+
+// BuildFragments is Build over the fragments of m whose ids are in frags only (all
+// fragments when frags is nil): the segment covers exactly those fragments. Incremental
+// maintenance builds a delta segment this way over the fragments no segment covers yet.
+// It fails with an error wrapping ErrNoData when there is no such fragment.
+func BuildFragments(ctx context.Context, ds *table.Dataset, m *table.Manifest, name string, fieldID int32, t Type,
+	frags []uint64, opts *WriteOptions, mem memory.Allocator) (*Built, *lancepb.IndexMetadata, error) {
 	if m.Proto.GetReaderFeatureFlags()&table.FlagStableRowIDs != 0 {
 		return nil, nil, fmt.Errorf("build index %q: %w", name, notSupported("indices of datasets with stable row ids"))
 	}
-	col, err := ReadColumn(ctx, ds, m, fieldID, mem)
+	col, err := ReadFragmentsColumn(ctx, ds, m, fieldID, frags, mem)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index %q: %w", name, err)
 	}
@@ -120,7 +131,7 @@ func Write(ctx context.Context, store lanceio.ObjectStore, root string, t Type, 
 	if err != nil {
 		return nil, err
 	}
-	b := &Built{UUID: id, Dir: path.Join("_indices", id), Type: t, Fragments: col.Fragments}
+	b := &Built{UUID: id, Dir: path.Join("_indices", id), Type: t, Fragments: col.Fragments, Rows: int64(len(col.Addrs))}
 	w := &indexWriter{ctx: ctx, store: store, dir: path.Join(root, b.Dir), opts: o, mem: mem, built: b}
 	switch t {
 	case TypeBTree:

@@ -35,6 +35,8 @@ func FromArrow(as *arrow.Schema, firstID int32) (*Schema, error) {
 			children = []arrow.Field{t.ElemField()}
 		case *arrow.LargeListType:
 			children = []arrow.Field{t.ElemField()}
+		case *arrow.MapType:
+			children = []arrow.Field{t.ElemField()} // entries: struct<key, value>
 		}
 		for _, c := range children {
 			cf, err := conv(c, f.ID)

@@ -22,6 +22,7 @@ const (
 	logicalListStruct     = "list.struct"
 	logicalLargeList      = "large_list"
 	logicalLargeListStuct = "large_list.struct"
+	logicalMap            = "map"
 )
 
 var simpleLogical = map[string]arrow.DataType{
@@ -213,6 +214,11 @@ func FormatLogicalType(t arrow.DataType) (string, error) {
 			return logicalLargeListStuct, nil
 		}
 		return logicalLargeList, nil
+	case *arrow.MapType:
+		if t.KeysSorted {
+			return "", fmt.Errorf("%w: map with sorted keys", ErrNotSupported)
+		}
+		return logicalMap, nil
 	case *arrow.DictionaryType:
 		val, err1 := FormatLogicalType(t.ValueType)
 		key, err2 := FormatLogicalType(t.IndexType)

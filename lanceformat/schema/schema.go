@@ -94,9 +94,9 @@ func (s *Schema) Walk(fn func(*Field) bool) {
 }
 
 // Leaves returns the fields of f's subtree that own a column in a 2.1+ file, in pre-order:
-// everything except structs and lists.
+// everything except structs, lists and maps.
 func (f *Field) Leaves() []*Field {
-	if !f.IsStruct() && !f.IsList() {
+	if !f.IsStruct() && !f.IsList() && f.Type.ID() != arrow.MAP {
 		return []*Field{f}
 	}
 	var out []*Field
@@ -198,6 +198,12 @@ func resolveType(f *Field) error {
 		} else {
 			f.Type = arrow.LargeListOfField(item)
 		}
+	case logicalMap:
+		t, err := mapType(f)
+		if err != nil {
+			return err
+		}
+		f.Type = t
 	default:
 		if len(f.Children) != 0 {
 			return fmt.Errorf("%w: field %q (id %d) of type %q has children",
@@ -210,4 +216,20 @@ func resolveType(f *Field) error {
 		f.Type = t
 	}
 	return nil
+}
+
+// mapType builds the Arrow map type of a "map" field from its one child, the entries struct
+// of a key and a value (Lance 2.2 writes maps with unsorted keys only).
+func mapType(f *Field) (arrow.DataType, error) {
+	if len(f.Children) != 1 || len(f.Children[0].Children) != 2 || !f.Children[0].IsStruct() {
+		return nil, fmt.Errorf("%w: map field %q (id %d) needs one entries struct of a key and a value",
+			ErrBadSchema, f.Name, f.ID)
+	}
+	k, v := f.Children[0].Children[0], f.Children[0].Children[1]
+	if k.Nullable {
+		return nil, fmt.Errorf("%w: map field %q (id %d) has nullable keys", ErrBadSchema, f.Name, f.ID)
+	}
+	t := arrow.MapOfWithMetadata(k.Type, arrowMeta(k.Metadata), v.Type, arrowMeta(v.Metadata))
+	t.SetItemNullable(v.Nullable)
+	return t, nil
 }

@@ -143,8 +143,8 @@ func addColumnOnBases(t *testing.T, ds *table.Dataset, mem memory.Allocator) *ta
 	return m
 }
 
-// TestWritingToBasePaths: a version with base paths can be written on; stable row ids (a
-// writer feature we do not support) are still refused.
+// TestWritingToBasePaths: a version with base paths can be written on; with stable row ids
+// too, but only by the operations that support them.
 func TestWritingToBasePaths(t *testing.T) {
 	m := basesManifest()
 	m.Proto.WriterFeatureFlags = table.FlagBasePaths
@@ -152,5 +152,12 @@ func TestWritingToBasePaths(t *testing.T) {
 	m.Proto.WriterFeatureFlags |= table.FlagStableRowIDs
 	err := table.CheckWritable(m)
 	require.ErrorIs(t, err, table.ErrUnsupportedFeature)
-	require.ErrorContains(t, err, "not supported yet: writing datasets with stable row ids")
+	require.ErrorContains(t, err, "with stable row ids")
+	require.NoError(t, table.CheckWritableFor(m, "append"))
+	require.NoError(t, table.CheckWritableFor(m, "rewrite"))
+	err = table.CheckWritableFor(m, "create_index")
+	require.ErrorIs(t, err, table.ErrUnsupportedFeature)
+	require.ErrorContains(t, err, "not supported yet: create_index with stable row ids")
+	m.Proto.WriterFeatureFlags |= 1 << 20
+	require.ErrorIs(t, table.CheckWritableFor(m, "append"), table.ErrUnsupportedFeature, "unknown writer flag")
 }

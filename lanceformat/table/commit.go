@@ -173,7 +173,7 @@ func (d *Dataset) checkSince(ctx context.Context, op Operation, readVersion, che
 // manifest. It returns an error wrapping lanceio.ErrAlreadyExists when the race was lost.
 func (d *Dataset) tryCommit(ctx context.Context, op Operation, base *Manifest,
 	uuid string, scheme NamingScheme, props map[string]string) (*Manifest, error) {
-	if err := checkWriterFeatures(base); err != nil {
+	if err := checkWriterFeatures(base, op.Name()); err != nil {
 		return nil, err
 	}
 	b := &buildState{ds: d, base: base}

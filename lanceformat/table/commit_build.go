@@ -13,32 +13,46 @@ import (
 )
 
 // Writer feature flags this package can honour when committing. Stable row ids (2) are
-// known to Lance but not supported by our writer yet. Base paths (16) are: a commit keeps the
-// manifest's base_paths and the base ids of the files it does not touch, and writes every new
-// file (data, deletion) under the dataset's own root with no base id, as Lance does without
-// target_bases (see bases.go).
-const supportedWriterFlags = FlagDeletionFiles | FlagUseV2Format | FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile
+// supported by the operations that implement rowIDAware (see rowids_write.go); the others
+// refuse them. Base paths (16) are: a commit keeps the manifest's base_paths and the base ids
+// of the files it does not touch, and writes every new file (data, deletion) under the
+// dataset's own root with no base id, as Lance does without target_bases (see bases.go).
+const supportedWriterFlags = FlagDeletionFiles | FlagUseV2Format | FlagTableConfig | FlagBasePaths |
+	FlagDisableTransactionFile | FlagStableRowIDs
 
 // checkWriterFeatures refuses to write a dataset whose writer feature flags have a bit we
-// do not implement.
-func checkWriterFeatures(base *Manifest) error {
+// do not implement, or that uses stable row ids when operation op (a Lance operation name:
+// "append", "rewrite", ...) does not support them.
+func checkWriterFeatures(base *Manifest, op string) error {
 	if base == nil {
 		return nil
 	}
 	if bad := base.Proto.GetWriterFeatureFlags() &^ supportedWriterFlags; bad != 0 {
 		return fmt.Errorf("manifest %s (version %d): writer feature flags %#x: %w "+
-			"(not supported yet: writing datasets with stable row ids or newer features)",
+			"(not supported yet: writing datasets with these newer features)",
 			base.Path, base.Version(), bad, ErrUnsupportedFeature)
+	}
+	if usesStableRowIDs(base.Proto) && !stableRowIDOps[op] {
+		return fmt.Errorf("manifest %s (version %d): %w (not supported yet: %s with stable row ids)",
+			base.Path, base.Version(), ErrUnsupportedFeature, op)
 	}
 	return nil
 }
 
 // CheckWritable returns an error wrapping ErrUnsupportedFeature if this package cannot commit
-// a new version on top of m (stable row ids, unknown writer feature flags). Datasets with
-// base paths are writable.
+// every kind of new version on top of m (unknown writer feature flags; stable row ids, which
+// only some operations support: see CheckWritableFor). Datasets with base paths are writable.
 // Commit checks it too; callers that write data files before committing check it first so
 // that a refused commit leaves no files behind.
-func CheckWritable(m *Manifest) error { return checkWriterFeatures(m) }
+func CheckWritable(m *Manifest) error {
+	return checkWriterFeatures(m, "every operation (create_index, restore, ...)")
+}
+
+// CheckWritableFor is CheckWritable for one operation, named as Lance names it ("append",
+// "delete", "update", "rewrite", "merge", "project", "overwrite", "create_index", ...):
+// with stable row ids, append, overwrite, delete, update, rewrite (compaction), merge (add
+// columns) and project (drop/rename columns) are supported.
+func CheckWritableFor(m *Manifest, op string) error { return checkWriterFeatures(m, op) }
 
 // start prepares b.next as a copy of the base manifest (fields this package does not know
 // are dropped) and b.txn with the transaction's identity.
@@ -139,6 +153,9 @@ func (b *buildState) recomputeFlags() {
 	}
 	if len(m.BasePaths) > 0 {
 		reader |= FlagBasePaths
+	}
+	if usesStableRowIDs(m) { // set at creation, then kept
+		reader |= FlagStableRowIDs
 	}
 	writer := reader
 	if len(m.Config) > 0 {

@@ -87,8 +87,8 @@ func release(bs ...arrow.RecordBatch) {
 }
 
 // TestLargeDeleteWritesBitmapAndFlagsRefused: more than 5000 deleted rows go to a Roaring
-// deletion file that pylance reads; a dataset with stable row ids (a writer feature we do
-// not support) is refused for writing.
+// deletion file that pylance reads; on a dataset with stable row ids, operations that do
+// not support them yet (restore) are refused.
 func TestLargeDeleteWritesBitmapAndFlagsRefused(t *testing.T) {
 	t.Parallel()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -124,7 +124,7 @@ func TestLargeDeleteWritesBitmapAndFlagsRefused(t *testing.T) {
 
 	pyDir, _ := pylanceDatasets(t)
 	s := table.OpenDataset(readOnlyStore{dirStore{root: pyDir}}, "stable.lance")
-	_, err = s.DropColumns(ctx, "id")
+	_, err = s.Restore(ctx, 1)
 	require.ErrorIs(t, err, table.ErrUnsupportedFeature)
-	require.ErrorContains(t, err, "not supported yet")
+	require.ErrorContains(t, err, "not supported yet: restore with stable row ids")
 }

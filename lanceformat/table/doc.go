@@ -31,8 +31,14 @@
 // DeleteRows, Update, AddColumns, DropColumns, RenameColumn, Restore, CreateTag, DeleteTag,
 // Cleanup).
 //
-// Not supported yet: branches (tags that name a branch) and detached versions. Writing to
-// datasets with stable row ids (any commit is refused), writing new files to a base path
+// Datasets with stable row ids (CreateOptions.StableRowIDs, pylance's
+// enable_stable_row_ids) are written as Lance 14 does (rowids_write.go): append, overwrite,
+// delete, update (UpdateRows: updated rows keep their ids), compaction (ids carried), add,
+// drop and rename columns.
+//
+// Not supported yet: branches (tags that name a branch) and detached versions. Restore and
+// index creation on datasets with stable row ids, external row id sequences when a commit
+// must decode them (update, compaction), writing new files to a base path
 // (Lance's target_bases) or registering bases, legacy (0.1) data files, dropping nested
 // fields, and remapping index fragment bitmaps on rewrite are not supported yet either.
 package table

@@ -36,7 +36,11 @@ func (o *appendOp) build(_ context.Context, b *buildState) error {
 	if err := checkFileVersions(o.frags, b.base.DataFormatVersion()); err != nil {
 		return fmt.Errorf("%s: append: %w", b.ds.describe(), err)
 	}
-	b.next.Fragments = append(b.next.Fragments, assignIDs(b, o.frags)...)
+	frags := assignIDs(b, o.frags)
+	if err := assignNewRowIDs(b, frags); err != nil {
+		return fmt.Errorf("%s: append: %w", b.ds.describe(), err)
+	}
+	b.next.Fragments = append(b.next.Fragments, frags...)
 	b.txn.Operation = &lancepb.Transaction_Append_{Append: &lancepb.Transaction_Append{Fragments: unassigned(o.frags)}}
 	return nil
 }
@@ -69,6 +73,9 @@ type OverwriteSpec struct {
 	Fragments  []*lancepb.DataFragment // written by WriteFragments with Schema
 	DataFormat string                  // "2.0", "2.1", "2.2"; "" keeps the dataset's
 	Config     map[string]string       // config keys to set (upserted into the existing config)
+	// StableRowIDs creates the table with stable row ids (only for a new table; an
+	// existing table keeps its own choice, as in Lance).
+	StableRowIDs bool
 }
 
 // overwriteOp replaces schema and fragments (Lance's Overwrite; also how tables are created).
@@ -136,6 +143,13 @@ func (o *overwriteOp) build(_ context.Context, b *buildState) error {
 	m.Fields, m.SchemaMetadata = o.fields, o.meta
 	m.Fragments, m.MaxFragmentId = nil, nil
 	m.Fragments = assignIDs(b, o.spec.Fragments)
+	if b.base == nil && o.spec.StableRowIDs {
+		m.ReaderFeatureFlags |= FlagStableRowIDs
+		m.WriterFeatureFlags |= FlagStableRowIDs
+	}
+	if err := assignNewRowIDs(b, m.Fragments); err != nil {
+		return fmt.Errorf("%s: overwrite: %w", b.ds.describe(), err)
+	}
 	b.indices = nil
 	if len(o.spec.Config) > 0 {
 		if m.Config == nil {
@@ -165,8 +179,11 @@ type CreateOptions struct {
 	Mode       CreateMode
 	DataFormat file.Version // default file.V2_2 (pylance 14's default)
 	Config     map[string]string
-	Write      WriteOptions
-	Commit     CommitOptions
+	// StableRowIDs creates a new dataset with stable row ids (pylance's
+	// enable_stable_row_ids=True); ignored when an existing dataset is overwritten.
+	StableRowIDs bool
+	Write        WriteOptions
+	Commit       CommitOptions
 }
 
 // Create writes batches as a new dataset with Arrow schema as (field ids 0, 1, ... in
@@ -209,7 +226,8 @@ func (d *Dataset) Create(ctx context.Context, as *arrow.Schema, batches []arrow.
 	if err != nil {
 		return nil, err
 	}
-	op, err := NewOverwrite(OverwriteSpec{Schema: sc, Fragments: frags, DataFormat: v.String(), Config: opts.Config})
+	op, err := NewOverwrite(OverwriteSpec{Schema: sc, Fragments: frags, DataFormat: v.String(), Config: opts.Config,
+		StableRowIDs: opts.StableRowIDs})
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +251,7 @@ func (d *Dataset) Append(ctx context.Context, batches []arrow.RecordBatch, opts 
 	if err != nil {
 		return nil, err
 	}
-	sc, v, err := writeSchema(m)
+	sc, v, err := writeSchema(m, "append")
 	if err != nil {
 		return nil, fmt.Errorf("%s: append: %w", d.describe(), err)
 	}
@@ -245,8 +263,8 @@ func (d *Dataset) Append(ctx context.Context, batches []arrow.RecordBatch, opts 
 }
 
 // writeSchema is the schema and file version new data files of m's table are written with.
-func writeSchema(m *Manifest) (*schema.Schema, file.Version, error) {
-	if err := checkWriterFeatures(m); err != nil {
+func writeSchema(m *Manifest, op string) (*schema.Schema, file.Version, error) {
+	if err := checkWriterFeatures(m, op); err != nil {
 		return nil, 0, err
 	}
 	v, err := FileVersion(m.DataFormatVersion())

@@ -43,6 +43,9 @@ func (o *mergeOp) build(_ context.Context, b *buildState) error {
 	for i, f := range o.frags {
 		b.next.Fragments[i] = proto.Clone(f).(*lancepb.DataFragment)
 	}
+	if err := touchRowVersions(b, b.next.Fragments); err != nil {
+		return fmt.Errorf("%s: merge: %w", b.ds.describe(), err)
+	}
 	b.next.Fields, b.next.SchemaMetadata = o.fields, o.meta
 	b.txn.Operation = &lancepb.Transaction_Merge_{Merge: &lancepb.Transaction_Merge{
 		Fragments: o.frags, Schema: o.fields, SchemaMetadata: o.meta}}
@@ -63,7 +66,7 @@ func (d *Dataset) AddColumns(ctx context.Context, readVersion uint64, cols *arro
 	if err != nil {
 		return nil, err
 	}
-	old, v, err := writeSchema(read)
+	old, v, err := writeSchema(read, "merge")
 	if err != nil {
 		return nil, fmt.Errorf("%s: add columns: %w", d.describe(), err)
 	}

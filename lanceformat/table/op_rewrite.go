@@ -23,7 +23,9 @@ type rewriteOp struct {
 }
 
 // NewRewrite is the operation that replaces the Old fragments of each group (as they are
-// in read, deletion files included) by its New fragments. Row addresses of the moved rows
+// in read, deletion files included) by its New fragments. With stable row ids the New
+// fragments must hold the live rows of the Old fragments in order (Old's order, then row
+// offset): they get those rows' ids and version sequences. Row addresses of the moved rows
 // change; index fragment bitmaps are not remapped (readers intersect them with the
 // existing fragments, so the new fragments are simply unindexed).
 func NewRewrite(read *Manifest, groups []RewriteGroup) (Operation, error) {
@@ -90,7 +92,7 @@ func (o *rewriteOp) check(theirs *lancepb.Transaction, v uint64) error {
 	return nil
 }
 
-func (o *rewriteOp) build(_ context.Context, b *buildState) error {
+func (o *rewriteOp) build(ctx context.Context, b *buildState) error {
 	if b.base == nil {
 		return fmt.Errorf("%s: rewrite: %w", b.ds.describe(), ErrVersionNotFound)
 	}
@@ -119,6 +121,9 @@ func (o *rewriteOp) build(_ context.Context, b *buildState) error {
 			return fmt.Errorf("%s: rewrite: %w", b.ds.describe(), err)
 		}
 		pg := &lancepb.Transaction_RewriteGroup{NewFragments: assignIDs(b, g.New)}
+		if err := o.carryRowIDs(ctx, b, g, pg.NewFragments); err != nil {
+			return fmt.Errorf("%s: rewrite: %w", b.ds.describe(), err)
+		}
 		b.next.Fragments = append(b.next.Fragments, pg.NewFragments...)
 		for _, id := range g.Old {
 			pg.OldFragments = append(pg.OldFragments, o.old[id])

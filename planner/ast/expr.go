@@ -94,10 +94,12 @@ type Case struct {
 	Else    Expr // nil when absent
 }
 
-// TypeName is a SQL type as written, e.g. DECIMAL(10, 2). Name is upper case.
+// TypeName is a SQL type as written, e.g. DECIMAL(10, 2). Name is upper case. Dims are
+// array suffixes, outermost last: FLOAT[3] has Dims [3], INTEGER[] has Dims [-1] (a list).
 type TypeName struct {
 	Name string
 	Args []int
+	Dims []int
 }
 
 // Cast is CAST(X AS T), TRY_CAST(X AS T) or X::T.

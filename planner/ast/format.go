@@ -278,14 +278,22 @@ func (b *formatter) frameBound(fb FrameBoundSpec) {
 
 // String renders the type name, e.g. "DECIMAL(10, 2)".
 func (t TypeName) String() string {
-	if len(t.Args) == 0 {
-		return t.Name
+	s := t.Name
+	if len(t.Args) > 0 {
+		parts := make([]string, len(t.Args))
+		for i, a := range t.Args {
+			parts[i] = strconv.Itoa(a)
+		}
+		s += "(" + strings.Join(parts, ", ") + ")"
 	}
-	parts := make([]string, len(t.Args))
-	for i, a := range t.Args {
-		parts[i] = strconv.Itoa(a)
+	for _, d := range t.Dims {
+		if d < 0 {
+			s += "[]"
+		} else {
+			s += "[" + strconv.Itoa(d) + "]"
+		}
 	}
-	return t.Name + "(" + strings.Join(parts, ", ") + ")"
+	return s
 }
 
 func (b *formatter) unary(e *Unary) {

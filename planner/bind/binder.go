@@ -3,7 +3,9 @@
 // derived tables and joins into one scope of columns, resolves column names (exact match
 // first, then case-insensitive, as DuckDB does; ambiguity is an error), types every
 // expression with DuckDB's implicit casts (planner/functions), decorrelates subqueries into
-// semi, anti, mark, left and cross joins, and plans aggregates, HAVING, ORDER BY (by alias,
+// semi, anti, mark, left and cross joins (correlations with any comparison, aggregates
+// over a domain of outer values, x op ANY/ALL, LATERAL: domain.go, quantified.go,
+// lateral.go), and plans aggregates, HAVING, ORDER BY (by alias,
 // ordinal or expression, with hidden sort columns), DISTINCT, set operations, VALUES and
 // LIMIT/OFFSET. BindParams also infers and binds prepared-statement parameters.
 //

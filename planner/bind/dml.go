@@ -21,7 +21,7 @@ import (
 // included).
 func IsWrite(stmt ast.Statement) bool {
 	switch stmt.(type) {
-	case *ast.Insert, *ast.Delete, *ast.Update, *ast.CreateTable:
+	case *ast.Insert, *ast.Delete, *ast.Update, *ast.CreateTable, *ast.CreateIndex, *ast.DropIndex, *ast.AlterIndex:
 		return true
 	}
 	return false
@@ -46,6 +46,8 @@ func (b *binder) bindWrite(stmt ast.Statement) (plan.Node, error) {
 		return b.bindUpdate(s)
 	case *ast.CreateTable:
 		return b.bindCreateTable(s)
+	case *ast.CreateIndex, *ast.DropIndex, *ast.AlterIndex:
+		return b.bindIndexDDL(s)
 	}
 	pos := stmt.Position()
 	return nil, dberr.NotSupported(statementKind(stmt)).At(pos.Line, pos.Column)

@@ -182,17 +182,23 @@ func (eb *exprBinder) bindUnary(e *ast.Unary) (plan.Expr, error) {
 
 var binaryFuncs = map[string]string{
 	"=": "equal", "<>": "not_equal", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte",
-	"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus",
+	"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus", "//": "divide",
 	"AND": "and", "OR": "or", "||": "concat",
 }
 
 func (eb *exprBinder) bindBinary(e *ast.Binary) (plan.Expr, error) {
+	if cmp, all, ok := quantifiedOp(e.Op); ok {
+		return eb.bindQuantified(e, cmp, all) // quantified.go
+	}
 	name, ok := binaryFuncs[e.Op]
 	if !ok {
 		return nil, dberr.NotSupported("operator " + e.Op)
 	}
 	if name == "concat" {
 		return eb.bindConcatOp(e)
+	}
+	if e.Op == "//" {
+		return eb.bindIntegerDivide(e) // intdiv.go
 	}
 	return eb.call(name, e.L, e.R)
 }
@@ -305,9 +311,7 @@ func (eb *exprBinder) bindLike(e *ast.Like) (plan.Expr, error) {
 		eb.b.params.note(p.index, arrow.BinaryTypes.String)
 		pat = &plan.Literal{Value: scalar.NewStringScalar("")}
 	}
-	if _, ok := pat.(*plan.Literal); !ok {
-		return nil, dberr.NotSupported("LIKE with a non-constant pattern")
-	}
+	pat = foldString(pat)
 	name := map[[2]bool]string{{false, false}: "like", {true, false}: "not_like", {false, true}: "ilike", {true, true}: "not_ilike"}[[2]bool{e.Not, e.ILike}]
 	return functions.NewCall(name, []plan.Expr{x, pat})
 }

@@ -36,8 +36,7 @@ var unsupportedAggregates = map[string]bool{
 // unsupportedScalars are common DuckDB scalar functions flightd does not run yet; any
 // other unknown name is reported the way DuckDB reports it.
 var unsupportedScalars = map[string]bool{
-	"strftime": true, "strptime": true, "array_distance": true, "array_cosine_similarity": true,
-	"list_distance": true, "if": true, "hash": true, "md5": true, "random": true,
+	"strftime": true, "strptime": true, "if": true, "hash": true, "md5": true, "random": true,
 }
 
 // dateShorthands are functions that are date_part of one field.
@@ -69,10 +68,15 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 		return nil, dberr.New(dberr.Binder, "DISTINCT and FILTER are only allowed in aggregate functions, not %s", e.Name)
 	}
 	name := e.Name
+	if out, ok, err := eb.bindPatternFunc(e); ok {
+		return out, err
+	}
 	if c, ok := functions.Aliases[name]; ok {
 		name = c
 	}
 	switch {
+	case name == "list_value":
+		return eb.listValue(e.Args)
 	case name == "coalesce" || name == "ifnull":
 		if name == "ifnull" && len(e.Args) != 2 {
 			return nil, dberr.New(dberr.Binder, "ifnull takes two arguments")

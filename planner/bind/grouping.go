@@ -35,7 +35,8 @@ func groupingSets(groupBy []ast.Expr) (sets [][]ast.Expr, ok bool, err error) {
 
 // bindGroupingSets plans GROUP BY ROLLUP/CUBE/GROUPING SETS as the UNION ALL of one
 // aggregate query per grouping set, in which the grouping expressions outside the set are
-// NULL. ORDER BY and LIMIT apply to the union. GROUPING() is not supported yet.
+// NULL and GROUPING() calls are the constant of that set. ORDER BY and LIMIT apply to the
+// union.
 func (b *binder) bindGroupingSets(s *ast.Select, sets [][]ast.Expr) (plan.Node, error) {
 	var all []ast.Expr
 	seen := map[string]bool{}
@@ -46,6 +47,9 @@ func (b *binder) bindGroupingSets(s *ast.Select, sets [][]ast.Expr) (plan.Node, 
 				all = append(all, e)
 			}
 		}
+	}
+	if err := checkGroupingCalls(s, all); err != nil {
+		return nil, err
 	}
 	if len(sets) == 1 {
 		branch := groupingBranch(s, sets[0], all)
@@ -74,6 +78,9 @@ func groupingBranch(s *ast.Select, set, all []ast.Expr) *ast.Select {
 		in[ast.SQL(e)] = true
 	}
 	null := func(e ast.Expr) (ast.Expr, bool) {
+		if g, ok := groupingValue(e, in); ok {
+			return g, true
+		}
 		k := ast.SQL(e)
 		for _, g := range all {
 			if !in[k] && ast.SQL(g) == k {
@@ -104,6 +111,10 @@ func groupingBranch(s *ast.Select, set, all []ast.Expr) *ast.Select {
 	if out.Having == nil && len(set) == 0 {
 		// An empty grouping set still aggregates: one row.
 		out.Having = &ast.Literal{Pos: s.Pos, Kind: ast.LitBool, Text: "TRUE"}
+	}
+	if len(set) == 0 && !selectHasAggregate(s) && !containsAggregate(out.Having) {
+		// Substrait's aggregate needs a grouping or a measure: count(*) >= 0 is one.
+		out.Having = &ast.Binary{Pos: s.Pos, Op: "AND", L: out.Having, R: alwaysTrueMeasure(s.Pos)}
 	}
 	return &out
 }

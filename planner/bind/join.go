@@ -67,7 +67,7 @@ func (b *binder) bindJoin(j *ast.Join) (plan.Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	right, rs, err := b.bindFromItem(j.Right)
+	right, rs, lat, err := b.bindJoinRight(j.Right, ls) // lateral.go
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,6 +75,9 @@ func (b *binder) bindJoin(j *ast.Join) (plan.Node, *scope, error) {
 		if ls.hasRel(r) {
 			return nil, nil, dberr.New(dberr.Binder, "Duplicate alias %q in query!", r).At(j.Right.Position().Line, j.Right.Position().Column)
 		}
+	}
+	if lat != nil {
+		return b.lateralJoin(j, left, right, ls, rs, lat)
 	}
 	typ := joinTypes[j.Kind]
 	nleft := left.Schema().NumFields()

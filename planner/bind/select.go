@@ -37,7 +37,7 @@ type selectState struct {
 func (b *binder) bindSelect(s *ast.Select) (plan.Node, error) {
 	if sets, ok, err := groupingSets(s.GroupBy); err != nil {
 		return nil, errAt(err, s.Pos)
-	} else if ok {
+	} else if ok || len(s.GroupBy) > 0 && usesGrouping(s) {
 		return b.bindGroupingSets(s, sets)
 	}
 	var node plan.Node = plan.NewValues(arrow.NewSchema(nil, nil), [][]plan.Expr{{}})
@@ -254,6 +254,7 @@ func (st *selectState) plan() (plan.Node, error) {
 	}
 	node := st.input
 	if st.agg != nil {
+		st.filterDomainAggs() // domain.go
 		node = plan.NewAggregate(node, st.agg.groups, st.agg.names, st.agg.aggs)
 		if having != nil {
 			node, having = st.havingSubs.attach(node, having)
@@ -322,6 +323,9 @@ func (st *selectState) addWindow(node plan.Node, win *windowContext, qualify pla
 // bindGroups binds the GROUP BY keys over the input. A key may be an ordinal or the alias
 // of a select-list item.
 func (st *selectState) bindGroups() error {
+	if err := st.decorrelateDomain(); err != nil { // domain.go
+		return err
+	}
 	st.agg = &aggContext{input: st.in}
 	if c := st.in.corr; c != nil {
 		c.aggregated = true

@@ -21,13 +21,16 @@ type cteEnv struct {
 type cteDef struct {
 	cte ast.CTE
 	env *cteEnv // the CTEs visible inside its query (the earlier ones)
+	// recursive: the CTE belongs to WITH RECURSIVE (recursive.go).
+	recursive bool
+	// working, inside the recursive part of a recursive CTE, is the working table its
+	// self-references read; used records that one did.
+	working *plan.WorkingTable
+	used    bool
 }
 
 // bindWith binds WITH ... query. Each CTE sees the ones before it.
 func (b *binder) bindWith(w *ast.With) (plan.Node, error) {
-	if w.Recursive {
-		return nil, dberr.NotSupported("WITH RECURSIVE").At(w.Pos.Line, w.Pos.Column)
-	}
 	env := &cteEnv{parent: b.ctes}
 	for _, c := range w.CTEs {
 		for _, d := range env.defs {
@@ -36,7 +39,7 @@ func (b *binder) bindWith(w *ast.With) (plan.Node, error) {
 			}
 		}
 		visible := &cteEnv{defs: append([]*cteDef{}, env.defs...), parent: b.ctes}
-		env.defs = append(env.defs, &cteDef{cte: c, env: visible})
+		env.defs = append(env.defs, &cteDef{cte: c, env: visible, recursive: w.Recursive})
 	}
 	inner := *b
 	inner.ctes = env
@@ -45,6 +48,9 @@ func (b *binder) bindWith(w *ast.With) (plan.Node, error) {
 
 // bindCTERef binds a reference to a CTE in FROM.
 func (b *binder) bindCTERef(d *cteDef, ref *ast.TableRef) (plan.Node, *scope, error) {
+	if d.working != nil || d.recursive {
+		return b.bindRecursiveRef(d, ref)
+	}
 	child := b.child()
 	child.ctes = d.env
 	n, err := child.bindStatement(d.cte.Query)

@@ -22,6 +22,10 @@ type correlation struct {
 	extra    []*plan.ColumnRef
 	// aggregated is set when the subquery aggregates (per correlation key).
 	aggregated bool
+	// domain is set when the aggregate is decorrelated over a domain (domain.go).
+	domain *domain
+	// lateral marks a lateral subquery: its aggregates always go over a domain.
+	lateral bool
 }
 
 // add records cond, which references outer columns.
@@ -116,6 +120,9 @@ type subquery struct {
 	ncols     int
 	outerKeys []plan.Expr
 	corr      *correlation
+	// lifted is the top projection of a lateral subquery whose select list references
+	// outer columns: it is evaluated above the join (lateral_lift.go); plan is its input.
+	lifted *plan.Project
 }
 
 // joinCond is the residual correlation as a join condition over the outer input (nleft
@@ -140,14 +147,6 @@ func (sq *subquery) joinCond(nleft int) plan.Expr {
 		out = append(out, unwrapOuter(r))
 	}
 	return plan.Conjoin(out)
-}
-
-// requireNoResidual rejects residual correlations where only key correlations work.
-func (sq *subquery) requireNoResidual(where string) error {
-	if len(sq.corr.residual) > 0 {
-		return dberr.NotSupported("correlated " + where + " whose correlation is not an equality between an inner and an outer expression")
-	}
-	return nil
 }
 
 // bindSubquery binds q as a subquery of the query whose input scope is outer.
@@ -226,6 +225,9 @@ func (b *binder) semiJoin(node plan.Node, sc *scope, c ast.Expr) (plan.Node, boo
 	if err != nil {
 		return nil, false, err
 	}
+	if err := sq.requireNoDomain("EXISTS and IN subqueries"); err != nil {
+		return nil, false, err
+	}
 	lk, rk := sq.outerKeys, sq.rightKeys()
 	if x != nil {
 		eb := &exprBinder{b: b, scope: sc, clause: "WHERE clause"}
@@ -273,6 +275,18 @@ func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos)
 	if err != nil {
 		return nil, err
 	}
+	if err := sq.requireNoDomain("EXISTS and IN subqueries"); err != nil {
+		return nil, err
+	}
+	if x != nil && (len(sq.outerKeys) > 0 || len(sq.corr.residual) > 0) {
+		// A correlated x IN (q) is x = ANY (q): a NULL correlation key must mean no rows
+		// (FALSE), not the NULL a mark join's NULL key gives (quantified.go).
+		l, err := eb.bind(x)
+		if err != nil {
+			return nil, err
+		}
+		return eb.quantifiedAny(q, l, "equal", sq)
+	}
 	lk, rk := sq.outerKeys, sq.rightKeys()
 	if x != nil {
 		l, r, err := eb.inKey(x, sq)
@@ -313,11 +327,12 @@ func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	sq.attachDomain(*input)
 	if sq.ncols != 1 {
 		return nil, dberr.New(dberr.Binder, "Subquery returns %d columns - expected 1", sq.ncols)
 	}
-	if err := sq.requireNoResidual("scalar subqueries"); err != nil {
-		return nil, err
+	if len(sq.corr.residual) > 0 {
+		return eb.scalarOverDomain(sq, input) // scalar_domain.go
 	}
 	rk := sq.rightKeys()
 	val := fieldRef(sq.plan.Schema(), 0)
@@ -332,6 +347,12 @@ func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
 	var j *plan.Join
 	if len(rk) == 0 {
 		j = plan.NewJoin(*input, agg, plan.CrossJoin, nil, nil, nil)
+	} else if sq.corr.domain != nil {
+		lk, rk, cond, err := nullSafeKeys(sq.outerKeys, keys, (*input).Schema().NumFields())
+		if err != nil {
+			return nil, err
+		}
+		j = plan.NewJoin(*input, agg, plan.LeftJoin, lk, rk, cond)
 	} else {
 		j = plan.NewJoin(*input, agg, plan.LeftJoin, sq.outerKeys, keys, nil)
 	}

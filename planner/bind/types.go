@@ -33,6 +33,9 @@ var namedTypes = map[string]arrow.DataType{
 
 // typeFromName maps a SQL type name to its Arrow type, as DuckDB names them.
 func typeFromName(tn ast.TypeName) (arrow.DataType, error) {
+	if len(tn.Dims) > 0 {
+		return arrayTypeFromName(tn)
+	}
 	if tn.Name == "DECIMAL" || tn.Name == "NUMERIC" {
 		p, s := int32(18), int32(3)
 		switch len(tn.Args) {

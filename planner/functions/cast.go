@@ -37,6 +37,8 @@ func foldCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error) {
 	}
 	from := v.DataType()
 	switch {
+	case from.ID() == arrow.LIST || from.ID() == arrow.FIXED_SIZE_LIST:
+		return foldListCast(lit, to)
 	case IsString(from):
 		s, err := parseString(v.String(), to)
 		if err != nil {

@@ -5,6 +5,8 @@
 //	rules_filter.go   filter pushdown: conjuncts move down through projections, sorts and
 //	                  joins (never below a join's null-supplying side) into Scan.Filter;
 //	                  cross join + equality filter becomes an inner join with keys
+//	rules_join_order.go join ordering: regions of inner joins are reordered from
+//	                  cardinality estimates (plan.Estimator), smaller input on the build side
 //	rules_project.go  projection pushdown: every node keeps only the columns its parents
 //	                  use, through joins, down to Scan.Columns (an empty list for count(*))
 //	rules_index.go    scalar indexes: the indexable conjuncts of a scan's filter become
@@ -32,6 +34,7 @@ func Optimize(n plan.Node) plan.Node { return OptimizeContext(context.Background
 // selects; it runs last, on the final scan filters.
 func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
 	n = pushFilters(n)
+	n = reorderJoins(n)
 	n = pruneColumns(n)
 	n = pushLimits(n)
 	n = useIndexes(ctx, n)

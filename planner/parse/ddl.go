@@ -197,6 +197,9 @@ func (p *parser) create() (ast.Statement, error) {
 	unique := p.acceptKw("UNIQUE")
 	switch {
 	case p.acceptKw("INDEX"):
+		if orReplace {
+			return nil, p.notSupported(p.peek(), "CREATE OR REPLACE INDEX")
+		}
 		return p.createIndex(t, unique)
 	case !unique && p.acceptKw("TABLE"):
 		return p.createTable(t, orReplace)
@@ -302,6 +305,11 @@ func (p *parser) createIndex(t token, unique bool) (ast.Statement, error) {
 	if ci.Columns, err = p.nameList(); err != nil {
 		return nil, err
 	}
+	if ci.Using == "" && p.acceptKw("USING") { // LanceDB's order: ON t (col) USING type
+		if ci.Using, err = p.identifier(); err != nil {
+			return nil, err
+		}
+	}
 	if p.isKw("WITH") {
 		return nil, p.notSupported(p.peek(), "index options")
 	}
@@ -319,6 +327,9 @@ func (p *parser) drop() (ast.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if kind == "INDEX" {
+		return p.dropIndex(t, ifExists)
+	}
 	name, err := p.qualifiedName()
 	if err != nil {
 		return nil, err
@@ -331,6 +342,9 @@ func (p *parser) drop() (ast.Statement, error) {
 
 func (p *parser) alter() (ast.Statement, error) {
 	t := p.next() // ALTER
+	if p.acceptKw("INDEX") {
+		return p.alterIndex(t)
+	}
 	if !p.acceptKw("TABLE") {
 		return nil, p.notSupported(p.peek(), "ALTER "+p.peek().upper())
 	}

@@ -104,7 +104,7 @@ func (p *parser) isExpr() (ast.Expr, error) {
 				}
 				x = &ast.IsDistinct{Pos: x.Position(), L: x, R: r, Not: not}
 			case p.isKw("TRUE"), p.isKw("FALSE"), p.isKw("UNKNOWN"):
-				return nil, p.notSupported(p.peek(), "IS "+p.peek().upper())
+				x = isTruth(x, p.next(), not)
 			default:
 				return nil, p.syntaxError(p.peek())
 			}
@@ -121,10 +121,25 @@ func (p *parser) cmpExpr() (ast.Expr, error) {
 		t := p.peek()
 		if t.kind == tOp && comparisonOps[t.text] {
 			p.next()
-			return t.text, true
+			return t.text + p.quantifier(), true
 		}
 		return "", false
 	})
+}
+
+// quantifier consumes ANY, SOME or ALL after a comparison operator when a parenthesized
+// operand follows and returns " ANY" or " ALL" (SOME is ANY); otherwise "". The binder reads
+// `x op ANY (subquery)` as an ast.Binary whose Op is "op ANY" (quantified.go there).
+func (p *parser) quantifier() string {
+	q := p.peek().upper()
+	if (q != "ANY" && q != "SOME" && q != "ALL") || p.peekAt(1).text != "(" {
+		return ""
+	}
+	p.next()
+	if q == "SOME" {
+		q = "ANY"
+	}
+	return " " + q
 }
 
 // predExpr parses BETWEEN, IN and LIKE and their NOT forms.
@@ -191,12 +206,12 @@ func (p *parser) predicateTail(start ast.Pos, x ast.Expr, not bool) (ast.Expr, b
 		if err != nil {
 			return nil, true, err
 		}
-		if p.isKw("ESCAPE") {
-			return nil, true, p.notSupported(p.peek(), "LIKE ... ESCAPE")
+		if p.acceptKw("ESCAPE") {
+			return p.likeEscape(start, kwTok, x, pat, not)
 		}
 		return &ast.Like{Pos: start, X: x, Pattern: pat, Not: not, ILike: kwTok.upper() == "ILIKE"}, false, nil
 	case "SIMILAR", "GLOB":
-		return nil, true, p.notSupported(kwTok, kwTok.upper())
+		return p.patternMatch(start, x, not)
 	}
 	if not {
 		return nil, true, p.syntaxError(kwTok)
@@ -232,7 +247,7 @@ func (p *parser) addExpr() (ast.Expr, error) {
 
 func (p *parser) mulExpr() (ast.Expr, error) {
 	return p.leftAssoc(p.powExpr, func() (string, bool) {
-		for _, op := range []string{"*", "/", "%"} {
+		for _, op := range []string{"*", "//", "/", "%"} {
 			if op == "%" && p.percentSuffix() {
 				return "", false
 			}
@@ -333,10 +348,7 @@ func (p *parser) typeName() (ast.TypeName, error) {
 			return tn, err
 		}
 	}
-	if p.isOp("[") {
-		return tn, p.notSupported(p.peek(), "array types")
-	}
-	return tn, nil
+	return tn, p.arrayDims(&tn)
 }
 
 func (p *parser) primary() (ast.Expr, error) {
@@ -380,7 +392,7 @@ func (p *parser) parenExpr() (ast.Expr, error) {
 	t := p.peek()
 	if t.text != "(" {
 		if t.text == "[" {
-			return nil, p.notSupported(t, "list literals")
+			return p.listLiteral()
 		}
 		return nil, p.syntaxError(t)
 	}

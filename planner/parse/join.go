@@ -118,7 +118,13 @@ func (p *parser) tablePrimary() (ast.FromItem, error) {
 	t := p.peek()
 	switch {
 	case p.isKw("LATERAL"):
-		return nil, p.notSupported(t, "LATERAL")
+		// DuckDB lets every subquery in FROM reference the items to its left, so LATERAL
+		// changes nothing there (the binder decorrelates such subqueries, bind/lateral.go).
+		if next := p.peekAt(1); next.kind != tOp || next.text != "(" {
+			return nil, p.notSupported(t, "LATERAL with anything but a subquery")
+		}
+		p.next()
+		return p.parenFromItem()
 	case t.kind == tOp && t.text == "(":
 		return p.parenFromItem()
 	case p.isKw("VALUES"):

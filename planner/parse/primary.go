@@ -46,6 +46,12 @@ func (p *parser) keywordOrName() (ast.Expr, error) {
 				return e, err
 			}
 		}
+	case "POSITION":
+		if p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
+			if e, ok, err := p.positionIn(); ok || err != nil {
+				return e, err
+			}
+		}
 	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP":
 		if p.peekAt(1).kind != tOp || p.peekAt(1).text != "(" {
 			p.next()
@@ -66,6 +72,10 @@ func (p *parser) keywordOrName() (ast.Expr, error) {
 		return nil, p.notSupported(t, "ARRAY")
 	}
 	if reserved[t.upper()] {
+		if keywordFuncs[t.upper()] && p.peekAt(1).kind == tOp && p.peekAt(1).text == "(" {
+			p.next()
+			return p.funcCall(t, t.upper())
+		}
 		return nil, p.syntaxError(t)
 	}
 	return p.nameExpr()

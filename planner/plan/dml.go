@@ -77,6 +77,8 @@ func WriteSource(n Node) (src Node, ok bool) {
 		return w.Source, true
 	case *CreateTable:
 		return w.Source, true
+	case *IndexDDL:
+		return w.Source, true
 	}
 	return nil, false
 }
@@ -98,6 +100,10 @@ func WithWriteSource(n Node, src Node) Node {
 		c.Source = src
 		return &c
 	case *CreateTable:
+		c := *w
+		c.Source = src
+		return &c
+	case *IndexDDL:
 		c := *w
 		c.Source = src
 		return &c

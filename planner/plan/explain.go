@@ -66,6 +66,14 @@ func explainLine(n Node) string {
 		return explainValues(n)
 	case *Window:
 		return explainWindow(n)
+	case *RecursiveCTE:
+		line := fmt.Sprintf("RecursiveCTE: id=%d union", n.ID)
+		if n.All {
+			line += " all"
+		}
+		return line
+	case *WorkingTable:
+		return fmt.Sprintf("WorkingTable: id=%d", n.ID)
 	}
 	return fmt.Sprintf("%T", n)
 }

@@ -64,6 +64,9 @@ type consumer struct {
 	cat   catalog.Catalog
 	funcs map[uint32]string // function anchor → function name (signature stripped)
 	subq  *scalarSubqueries // the scalar subqueries of the expressions being converted, if allowed
+	// working maps the recursive CTEs being read to their working tables' schemas
+	// (recursive.go).
+	working map[int64]*arrow.Schema
 }
 
 func invalid(path, format string, args ...any) error {
@@ -116,6 +119,10 @@ func (c *consumer) rel(r *pb.Rel, path string) (plan.Node, error) {
 		return c.cross(k.Cross, path+"/cross")
 	case *pb.Rel_Set:
 		return c.set(k.Set, path+"/set")
+	case *pb.Rel_ExtensionMulti:
+		return c.extensionMulti(k.ExtensionMulti, path+"/extension_multi")
+	case *pb.Rel_ExtensionLeaf:
+		return c.extensionLeaf(k.ExtensionLeaf, path+"/extension_leaf")
 	case nil:
 		return nil, invalid(path, "missing relation")
 	}

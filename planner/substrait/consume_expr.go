@@ -113,7 +113,7 @@ func (c *consumer) scalarFunction(f *pb.Expression_ScalarFunction, in *arrow.Sch
 		return nil, err
 	}
 	if name == "divide" && len(args) == 2 && functions.IsInteger(args[0].Type()) && functions.IsInteger(args[1].Type()) {
-		return nil, dberr.NotSupported("Substrait integer division (at " + path + ")")
+		return integerDivide(args, path) // intdiv.go
 	}
 	call, err := functions.NewCall(name, args)
 	if err != nil {
@@ -278,6 +278,8 @@ func scalarOf(l *pb.Expression_Literal, path string) (scalar.Scalar, error) {
 		return decimalScalar(v.Decimal, path)
 	case *pb.Expression_Literal_IntervalCompound_:
 		return intervalScalar(v.IntervalCompound, path)
+	case *pb.Expression_Literal_List_, *pb.Expression_Literal_EmptyList:
+		return listScalar(l, path)
 	case nil:
 		return nil, invalid(path, "literal without a value")
 	}

@@ -94,6 +94,10 @@ func (p *producer) rel(n plan.Node) (*pb.Rel, error) {
 		return p.values(n)
 	case *plan.Window:
 		return p.window(n)
+	case *plan.RecursiveCTE:
+		return p.recursiveCTE(n)
+	case *plan.WorkingTable:
+		return p.workingTable(n)
 	}
 	return nil, dberr.NotSupported(fmt.Sprintf("plan node %T in Substrait", n))
 }

@@ -150,6 +150,8 @@ func literal(s scalar.Scalar) (*pb.Expression_Literal, error) {
 		binary.LittleEndian.PutUint64(b, v.Value.LowBits())
 		binary.LittleEndian.PutUint64(b[8:], uint64(v.Value.HighBits()))
 		lit.LiteralType = &pb.Expression_Literal_Decimal_{Decimal: &pb.Expression_Literal_Decimal{Value: b, Precision: d.Precision, Scale: d.Scale}}
+	case scalar.ListScalar:
+		return listLiteral(v)
 	default:
 		return nil, dberr.NotSupported(fmt.Sprintf("literal of type %s in Substrait", s.DataType()))
 	}

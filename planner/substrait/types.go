@@ -68,7 +68,11 @@ func toType(t arrow.DataType, nullable bool) (*pb.Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &pb.Type{Kind: &pb.Type_List_{List: &pb.Type_List{Type: et, Nullability: n}}}, nil
+		lt := &pb.Type_List{Type: et, Nullability: n}
+		if fsl, ok := t.(*arrow.FixedSizeListType); ok {
+			lt.TypeVariationReference = fixedSizeVariation | uint32(fsl.Len())
+		}
+		return &pb.Type{Kind: &pb.Type_List_{List: lt}}, nil
 	case arrow.STRUCT:
 		st, err := structType(t.(*arrow.StructType).Fields(), n)
 		if err != nil {
@@ -179,6 +183,9 @@ func fromType(t *pb.Type) (arrow.DataType, error) {
 		et, err := fromType(k.List.GetType())
 		if err != nil {
 			return nil, err
+		}
+		if size, ok := fixedSizeOf(k.List.GetTypeVariationReference()); ok {
+			return arrow.FixedSizeListOf(size, et), nil
 		}
 		return arrow.ListOf(et), nil
 	case nil:

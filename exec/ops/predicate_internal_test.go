@@ -1,0 +1,50 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// TestPredicateSteps checks which conjuncts share a step (evaluated on the same rows, one
+// take): consecutive comparisons that cannot fail; anything else starts a step of its own.
+func TestPredicateSteps(t *testing.T) {
+	i64, f64, str := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String
+	bln := arrow.FixedWidthTypes.Boolean
+	col := func(i int, dt arrow.DataType) plan.Expr { return &plan.ColumnRef{Index: i, DataType: dt} }
+	lit := func(v int64) plan.Expr { return &plan.Literal{Value: scalar.NewInt64Scalar(v)} }
+	cmp := func(fn string, a, b plan.Expr) plan.Expr {
+		return &plan.Call{Func: fn, Args: []plan.Expr{a, b}, DataType: bln}
+	}
+	and := func(args ...plan.Expr) plan.Expr { return &plan.Call{Func: "and", Args: args, DataType: bln} }
+	div := &plan.Call{Func: "divide", Args: []plan.Expr{col(0, i64), col(1, i64)}, DataType: i64}
+	floatOf := func(e plan.Expr) plan.Expr { return &plan.Cast{Input: e, DataType: f64} }
+	fl := &plan.Literal{Value: scalar.NewFloat64Scalar(0.5)}
+	cases := []struct {
+		name  string
+		cond  plan.Expr
+		steps []int // conjuncts per step
+	}{
+		{"one", cmp("gt", col(0, i64), lit(1)), []int{1}},
+		{"safe-run", and(cmp("gt", col(0, i64), lit(1)), cmp("lt", col(1, i64), col(0, i64)), cmp("gte", floatOf(col(1, i64)), fl)), []int{3}},
+		{"division-splits", and(cmp("not_equal", col(1, i64), lit(0)), cmp("gt", div, lit(1)), cmp("lt", col(0, i64), lit(9))), []int{1, 1, 1}},
+		{"string-to-float-cast-can-fail", and(cmp("gt", col(0, i64), lit(1)), cmp("gt", floatOf(col(2, str)), fl)), []int{1, 1}},
+		{"try-cast-is-not-grouped", and(cmp("gt", col(0, i64), lit(1)), cmp("gt", &plan.Cast{Input: col(0, i64), DataType: f64, Try: true}, fl)), []int{1, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := newPredicate(c.cond, memory.NewGoAllocator())
+			require.NoError(t, err)
+			got := make([]int, len(p.steps))
+			for i, s := range p.steps {
+				got[i] = len(s)
+			}
+			require.Equal(t, c.steps, got)
+		})
+	}
+}

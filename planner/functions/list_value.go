@@ -1,0 +1,90 @@
+package functions
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+
+	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// ListValue builds the literal of list_value(x, ...), the call a list literal [x, ...]
+// parses to, when the items are constants: a list of the items' common type (DuckDB's
+// typing: [1, 2.5] is a list of DECIMAL). [] is a list of NULL. Items that are not
+// constants are not supported yet.
+func ListValue(args []plan.Expr) (plan.Expr, error) {
+	if len(args) == 0 {
+		return &plan.Literal{Value: scalar.NewListScalar(array.MakeArrayOfNull(memory.DefaultAllocator, arrow.Null, 0))}, nil
+	}
+	items, common, err := unify("list_value", args)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]scalar.Scalar, len(items))
+	for i, it := range items {
+		lit, ok := it.(*plan.Literal)
+		if !ok {
+			return nil, dberr.NotSupported("list literals with non-constant items")
+		}
+		vals[i] = lit.Value
+	}
+	arr, err := arrayOf(common, vals)
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	return &plan.Literal{Value: scalar.NewListScalar(arr)}, nil
+}
+
+// arrayOf builds an array of type t from scalars of that type.
+func arrayOf(t arrow.DataType, vals []scalar.Scalar) (arrow.Array, error) {
+	mem := memory.DefaultAllocator
+	b := array.NewBuilder(mem, t)
+	defer b.Release()
+	if err := scalar.AppendSlice(b, vals); err != nil {
+		return nil, dberr.Wrap(dberr.Internal, err, "build list of %s", t)
+	}
+	return b.NewArray(), nil
+}
+
+// foldListCast converts a constant list to another list type: every item is cast (and
+// must fold), and a cast to a fixed-size array checks the length as DuckDB does. ok is
+// false when an item's cast is left to run time.
+func foldListCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error) {
+	ls, isList := lit.Value.(scalar.ListScalar)
+	toElem, toList := listElem(to)
+	if !isList || !toList {
+		return nil, false, nil
+	}
+	items := ls.GetList()
+	if fsl, ok := to.(*arrow.FixedSizeListType); ok && int(fsl.Len()) != items.Len() {
+		return nil, false, dberr.New(dberr.Conversion, "Cannot cast list with length %d to array with length %d", items.Len(), fsl.Len())
+	}
+	vals := make([]scalar.Scalar, items.Len())
+	for i := range vals {
+		s, err := scalar.GetScalar(items, i)
+		if err != nil {
+			return nil, false, dberr.Wrap(dberr.Internal, err, "list item %d", i)
+		}
+		c, err := Cast(&plan.Literal{Value: s}, toElem)
+		if err != nil {
+			return nil, false, err
+		}
+		cl, folded := c.(*plan.Literal)
+		if !folded {
+			return nil, false, nil
+		}
+		vals[i] = cl.Value
+	}
+	arr, err := arrayOf(toElem, vals)
+	if err != nil {
+		return nil, false, err
+	}
+	defer arr.Release()
+	if fsl, ok := to.(*arrow.FixedSizeListType); ok {
+		return &plan.Literal{Value: scalar.NewFixedSizeListScalarWithType(arr, arrow.FixedSizeListOf(fsl.Len(), toElem))}, true, nil
+	}
+	return &plan.Literal{Value: scalar.NewListScalar(arr)}, true, nil
+}
