@@ -57,6 +57,8 @@ type Builder struct {
 	arena    *memory.Buffer        // KindFixed: the Arrow buffer fixed lives in (ReserveIn), or nil
 	mem      memory.Allocator      // KindVariable after ReserveIn: where data grows
 	dataBuf  *memory.Buffer        // KindVariable: the Arrow buffer data lives in, or nil
+	// pooledOffs says offsets came from the offsets pools (Release returns it).
+	pooledOffs bool
 }
 
 // FixedBits returns the bits per value of a fixed-width Arrow type, or 0 if t is not one.

@@ -23,7 +23,7 @@ func (b *Builder) Reserve(n int) {
 		need := int(bitutil.BytesForBits(int64(b.n+n) * int64(b.bits)))
 		b.fixed = slices.Grow(b.fixed, need-len(b.fixed))
 	case KindVariable, KindList:
-		b.offsets = slices.Grow(b.offsets, n)
+		b.growOffsets(n)
 	case KindFSL:
 		b.children[0].Reserve(n * b.dim)
 	case KindStruct:
@@ -96,6 +96,10 @@ func (b *Builder) ReserveIn(mem memory.Allocator, n int) {
 // handed over. It is
 // safe to call more than once and after Finish.
 func (b *Builder) Release() {
+	if b.pooledOffs {
+		putOffsets(b.offsets)
+		b.offsets, b.pooledOffs = nil, false
+	}
 	if b.arena != nil {
 		b.arena.Release()
 		b.arena = nil
@@ -136,4 +140,17 @@ func (b *Builder) dataBuffer(mem memory.Allocator) *memory.Buffer {
 		a.Release()
 	}
 	return toBuffer(mem, b.data)
+}
+
+// growOffsets makes room for n more offsets, from the offsets pools when the size is
+// pooled (Release gives the slice back).
+func (b *Builder) growOffsets(n int) {
+	if cap(b.offsets)-len(b.offsets) >= n {
+		return
+	}
+	old, wasPooled := b.offsets, b.pooledOffs
+	b.offsets, b.pooledOffs = getOffsets(b.offsets, n)
+	if wasPooled {
+		putOffsets(old)
+	}
 }

@@ -106,6 +106,14 @@ func (t *FSSTTable) AppendStrings(ends []int64, dst []byte, offsets []uint64, da
 	start := len(dst)
 	dst = growBytes(dst, size+FSSTMaxSymbolLen)
 	out := dst[start : start+size+FSSTMaxSymbolLen]
+	if FSSTMaxSymbolLen*(hi-lo) <= uint64(size) {
+		// Room for the worst case: decode the whole run in one loop.
+		ends, pos, err := ft.decodeRun(ends, out, int64(start), offsets, data)
+		if err != nil {
+			return ends, dst[:start], err
+		}
+		return ends, dst[:start+pos], nil
+	}
 	pos := 0
 	for i := 1; i <= n; i++ {
 		s, e := offsets[i-1], offsets[i]
@@ -170,6 +178,56 @@ func (ft *fsstDecodeTable) decodeOne(out []byte, pos, limit int, src []byte) (in
 		return pos, corruptf("fsst: output past the %d bytes sized", limit)
 	}
 	return pos, nil
+}
+
+// decodeRun decodes the strings given by offsets (non-decreasing, within data) into out,
+// which has room for FSSTMaxSymbolLen bytes per compressed byte plus that much slack, in
+// one loop over the run's codes, and appends base plus each string's end to ends. It
+// returns the decoded size. A code without a symbol writes nothing and is reported once
+// the run is done.
+func (ft *fsstDecodeTable) decodeRun(ends []int64, out []byte, base int64, offsets []uint64, data []byte) ([]int64, int, error) {
+	n0 := len(ends)
+	pos, i := 0, int(offsets[0])
+	shortest := uint8(FSSTMaxSymbolLen)
+	for k := 1; k < len(offsets); k++ {
+		e := int(offsets[k])
+		if e < i {
+			return ends[:n0], 0, corruptf("fsst: offset %d (%d) below the previous (%d)", k, e, offsets[k-1])
+		}
+		src := data[i:e]
+		for j := 0; j < len(src); j++ {
+			c := src[j]
+			if c == FSSTEscape {
+				j++
+				if j >= len(src) {
+					return ends[:n0], 0, fmt.Errorf("fsst: string %d: %w", k-1, corruptf("fsst: escape code at end of string"))
+				}
+				out[pos] = src[j]
+				pos++
+				continue
+			}
+			l := ft.slen[c]
+			shortest = min(shortest, l)
+			binary.LittleEndian.PutUint64(out[pos:pos+8], ft.sym[c])
+			pos += int(l)
+		}
+		i = e
+		ends = append(ends, base+int64(pos))
+	}
+	if shortest == 0 {
+		return ends[:n0], 0, ft.firstBadCode(data[offsets[0]:offsets[len(offsets)-1]])
+	}
+	return ends, pos, nil
+}
+
+// firstBadCode returns the error for the first code of src (whole strings) that has no
+// symbol.
+func (ft *fsstDecodeTable) firstBadCode(src []byte) error {
+	_, err := ft.size(src)
+	if err == nil {
+		err = corruptf("fsst: code without a symbol")
+	}
+	return err
 }
 
 // growBytes returns b with room for n more bytes, len unchanged.

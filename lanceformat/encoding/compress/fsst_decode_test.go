@@ -91,6 +91,11 @@ func TestAppendStringsCorrupt(t *testing.T) {
 		{"past the data", []uint64{0, 4}, []byte{0, 1}, -1},
 		{"size too small", []uint64{0, 3}, []byte{3, 3, 3}, 9},
 		{"size zero", []uint64{0, 1}, []byte{2}, 0},
+		// The same faults with room for the worst case (decoded as one run).
+		{"run: escape at end", []uint64{0, 2}, []byte{0, FSSTEscape}, 16},
+		{"run: escape across strings", []uint64{0, 1, 2}, []byte{FSSTEscape, 'a'}, 16},
+		{"run: code without symbol", []uint64{0, 1, 3}, []byte{0, 1, 7}, 24},
+		{"run: decreasing offsets", []uint64{0, 2, 1, 3}, []byte{0, 1, 2}, 24},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ends, out, err := tab.AppendStrings([]int64{0}, []byte("x"), tc.offs, tc.data, tc.size)

@@ -61,11 +61,9 @@ func DecodeRLEWidth(values, lengths []byte, t, lenBits int, n int) ([]byte, erro
 	out := make([]byte, n*bw)
 	pos := 0
 	for r := 0; r < runs && pos < n; r++ {
-		v := values[r*bw : (r+1)*bw]
 		end := min(n, pos+int(getWord(lengths, r, lb)))
-		for ; pos < end; pos++ {
-			copy(out[pos*bw:], v)
-		}
+		fillRun(out[pos*bw:end*bw], values[r*bw:(r+1)*bw])
+		pos = end
 	}
 	if pos != n {
 		return nil, corruptf("rle: runs hold %d values, want %d", pos, n)
@@ -146,4 +144,39 @@ func CountRuns(values []byte, t int) (int, error) {
 		}
 	}
 	return runs, nil
+}
+
+// fillRun fills out (a whole number of values) with copies of the value v: typed stores
+// for 1-, 2-, 4- and 8-byte values, doubling copies otherwise.
+func fillRun(out, v []byte) {
+	switch len(v) {
+	case 1:
+		b := v[0]
+		for i := range out {
+			out[i] = b
+		}
+	case 2:
+		x := binary.LittleEndian.Uint16(v)
+		for i := 0; i+2 <= len(out); i += 2 {
+			binary.LittleEndian.PutUint16(out[i:], x)
+		}
+	case 4:
+		x := binary.LittleEndian.Uint32(v)
+		for i := 0; i+4 <= len(out); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:], x)
+		}
+	case 8:
+		x := binary.LittleEndian.Uint64(v)
+		for i := 0; i+8 <= len(out); i += 8 {
+			binary.LittleEndian.PutUint64(out[i:], x)
+		}
+	default:
+		if len(out) == 0 {
+			return
+		}
+		filled := copy(out, v)
+		for filled < len(out) {
+			filled += copy(out[filled:], out[:filled])
+		}
+	}
 }
