@@ -32,7 +32,7 @@ func TestBindDecorrelateErrors(t *testing.T) {
 		{"SELECT (SELECT name, id FROM u WHERE u.t_id < t.id) FROM t", dberr.Binder},
 		{"SELECT (SELECT sum(amount) FROM u WHERE u.t_id < t.id GROUP BY name) FROM t", dberr.NotImplemented},
 		{"SELECT id FROM t WHERE score > ANY (SELECT max(amount) FROM u WHERE u.t_id < t.id)", dberr.NotImplemented},
-		{"SELECT id, id IN (SELECT max(t_id) FROM u WHERE u.t_id < t.id) FROM t", dberr.NotImplemented},
+		{"SELECT id, id > ALL (SELECT max(t_id) FROM u WHERE u.t_id < t.id) FROM t", dberr.NotImplemented},
 		{"SELECT * FROM t, LATERAL (SELECT amount FROM u WHERE u.t_id = t.id LIMIT 1) l", dberr.NotImplemented},
 		{"SELECT * FROM t RIGHT JOIN LATERAL (SELECT amount FROM u WHERE u.t_id < t.id) l ON true", dberr.NotImplemented},
 		{"SELECT * FROM t, (SELECT amount FROM u WHERE u.t_id = nope) l", dberr.Binder},

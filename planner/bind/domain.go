@@ -33,13 +33,14 @@ type domain struct {
 }
 
 // decorrelateDomain rewrites the correlation of an aggregating correlated subquery with
-// residual conditions (or of any aggregating lateral subquery): st.input becomes input ⟖ D
+// residual conditions (or of any aggregating lateral subquery, or of an aggregating scalar
+// subquery whose value over no rows is not NULL, empty_group.go): st.input becomes input ⟖ D
 // (a right join: every D row stays) and the aggregate groups by D's columns. Afterwards
 // the correlation looks like an equality correlation (inner: D's columns in the
 // aggregate, outer: the outer columns) with the domain set.
 func (st *selectState) decorrelateDomain() error {
 	c := st.in.corr
-	if c == nil || len(c.residual) == 0 && !(c.lateral && len(c.inner) > 0) {
+	if c == nil || len(c.residual) == 0 && !(c.lateral && len(c.inner) > 0) && !st.needsEmptyGroup() {
 		return nil
 	}
 	cols, index := domainColumns(c)

@@ -26,6 +26,9 @@ type correlation struct {
 	domain *domain
 	// lateral marks a lateral subquery: its aggregates always go over a domain.
 	lateral bool
+	// scalar marks a scalar subquery: an aggregate whose value over an empty group is not
+	// NULL goes over a domain (empty_group.go).
+	scalar bool
 }
 
 // add records cond, which references outer columns.
@@ -151,14 +154,19 @@ func (sq *subquery) joinCond(nleft int) plan.Expr {
 
 // bindSubquery binds q as a subquery of the query whose input scope is outer.
 func (b *binder) bindSubquery(q ast.Statement, outer *scope) (*subquery, error) {
+	return b.bindSubqueryCorr(q, outer, &correlation{})
+}
+
+// bindSubqueryCorr binds q as a subquery of the query whose input scope is outer,
+// collecting its correlations into c.
+func (b *binder) bindSubqueryCorr(q ast.Statement, outer *scope, c *correlation) (*subquery, error) {
 	child := b.child()
 	child.outer = outer
-	child.corr = &correlation{}
+	child.corr = c
 	n, err := child.bindStatement(q)
 	if err != nil {
 		return nil, err
 	}
-	c := child.corr
 	sq := &subquery{plan: n, ncols: n.Schema().NumFields() - len(c.inner) - len(c.extra), outerKeys: c.outer, corr: c}
 	if len(c.residual) > 0 && c.aggregated {
 		return nil, dberr.NotSupported("correlated subqueries with aggregates whose correlation is not an equality between an inner and an outer expression")
@@ -221,6 +229,9 @@ func (b *binder) semiJoin(node plan.Node, sc *scope, c ast.Expr) (plan.Node, boo
 	default:
 		return node, false, nil
 	}
+	if oneRowAggregate(q) {
+		return node, false, nil // bound as an expression: bindMarkSubquery
+	}
 	sq, err := b.bindSubquery(q, sc)
 	if err != nil {
 		return nil, false, err
@@ -270,6 +281,9 @@ func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos)
 	input, err := eb.requireInput()
 	if err != nil {
 		return nil, err
+	}
+	if oneRowAggregate(q) {
+		return eb.oneRowMark(q, x, pos)
 	}
 	sq, err := eb.b.bindSubquery(q, eb.scope)
 	if err != nil {
@@ -323,7 +337,7 @@ func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	sq, err := eb.b.bindSubquery(e.Query, eb.scope)
+	sq, err := eb.b.bindSubqueryCorr(e.Query, eb.scope, &correlation{scalar: true})
 	if err != nil {
 		return nil, err
 	}
