@@ -66,7 +66,7 @@ func TestBindErrorKinds(t *testing.T) {
 		{"SELECT id FROM t WHERE id IN (SELECT id, name FROM u)", dberr.Binder, 1, 24, nil},
 		{"SELECT (SELECT id, name FROM u) FROM t", dberr.Binder, 1, 8, nil},
 		{"SELECT (SELECT u.id FROM u WHERE u.t_id > t.id ORDER BY 1) FROM t", dberr.NotImplemented, 1, 9, nil},
-		{"SELECT id FROM t WHERE id > ANY (SELECT max(t_id) FROM u WHERE u.t_id > t.id)", dberr.NotImplemented, 1, 24, nil},
+		{"SELECT id FROM t WHERE id > ANY (SELECT max(t_id) FROM u WHERE u.t_id > t.id GROUP BY name)", dberr.NotImplemented, 1, 34, nil},
 		{"SELECT (SELECT t.name FROM u WHERE u.t_id = t.id) FROM t", dberr.NotImplemented, 1, 8, nil},
 		{"SELECT id FROM t WHERE id IN (SELECT t_id FROM u WHERE u.id = t.id LIMIT 1)", dberr.NotImplemented, 1, 31, nil},
 		{"SELECT count(*), (SELECT 1) FROM t", dberr.NotImplemented, 1, 18, nil},

@@ -49,6 +49,18 @@ func (eb *exprBinder) bindQuantified(e *ast.Binary, cmp string, all bool) (plan.
 	if all {
 		name = binaryFuncs[negatedCmp[cmp]]
 	}
+	if oneRowAggregate(q.Query) {
+		// Exactly one row, even over no input: x op ANY/ALL (q) is x op (q).
+		x, err := eb.bind(e.L)
+		if err != nil {
+			return nil, err
+		}
+		v, err := eb.bindScalarSubquery(q)
+		if err != nil {
+			return nil, err
+		}
+		return functions.NewCall(binaryFuncs[cmp], []plan.Expr{x, v})
+	}
 	x, err := eb.bind(e.L)
 	if err != nil {
 		return nil, err
