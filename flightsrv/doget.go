@@ -102,8 +102,8 @@ var _ flightsql.StatementQueryTicket = statementTicketCmd{}
 const maxSendFree = 64
 
 // sendAllocator is the IPC writer's allocator for one DoGet. Writing a batch that is a
-// slice of a larger one (a scan cuts its 64Ki-row reads into Env.BatchSize slices) makes
-// the writer copy the slice's offsets (and bitmaps) into new buffers, which it releases as
+// slice of a larger one (a limit, a filter's or a join's output; scans read whole
+// Env.BatchSize batches) makes the writer copy the slice's offsets (and bitmaps) into new buffers, which it releases as
 // soon as the batch is serialized; reusing them avoids a fresh, zeroed allocation per
 // column per batch. Buffers come from mem and all go back to it on close, so mem's
 // accounting sees them as ordinary allocations. It is safe for concurrent use.

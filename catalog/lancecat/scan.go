@@ -16,8 +16,11 @@ import (
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
-// batchRows is the largest number of physical rows read per output batch.
-const batchRows = 64 << 10
+// batchRows is the largest number of physical rows read per output batch. It equals
+// exec.DefaultBatchSize (16Ki), so a scan's batches reach the operators and the Flight
+// writer whole: cut from a larger read, every batch after the first would be a slice,
+// whose string offsets the IPC writer copies and rebases.
+const batchRows = 16 << 10
 
 // fileGroup is the requested columns that live in one data file.
 type fileGroup struct {
@@ -58,6 +61,9 @@ func (t *Table) planColumns(ctx context.Context, fi int, cols []int) (*columnPla
 			r, err := t.reader(ctx, fi, dfi)
 			if err != nil {
 				return nil, fmt.Errorf("scan table %q version %d fragment %d: %w", t.name, t.Version(), f.GetId(), err)
+			}
+			if fr, ok := r.(*file.Reader); ok {
+				r = fr.NewCursor() // this scan's own: page metadata kept across its batches
 			}
 			gi = len(plan.groups)
 			byFile[dfi] = gi

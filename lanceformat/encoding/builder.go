@@ -34,7 +34,7 @@ const (
 	KindFixed                // fixed-width values (bits per value >= 1)
 	KindVariable             // offsets + bytes (string, binary and their large forms)
 	KindFSL                  // fixed-size list: one child with dim values per slot
-	KindList                 // list / large list: offsets into one child
+	KindList                 // list / large list / map: offsets into one child
 	KindStruct               // struct: one child per member
 )
 
@@ -93,7 +93,7 @@ func NewBuilder(t arrow.DataType) (*Builder, error) {
 			return nil, fmt.Errorf("fixed_size_list with dimension %d: %w", b.dim, ErrCorrupt)
 		}
 		return b, b.addChildren(ft.Elem())
-	case arrow.LIST, arrow.LARGE_LIST:
+	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP: // a map's child is its entries struct
 		b.kind = KindList
 		b.offsets = []int64{0}
 		return b, b.addChildren(t.(arrow.ListLikeType).Elem())
@@ -347,6 +347,23 @@ func (b *Builder) checkLens() error {
 		if b.ChildLen() != int64(b.children[0].n) {
 			return fmt.Errorf("%s: offsets end at %d, %d items: %w", b.typ, b.ChildLen(), b.children[0].n, ErrCorrupt)
 		}
+		if b.typ.ID() == arrow.MAP {
+			return b.checkMapEntries()
+		}
+	}
+	return nil
+}
+
+// checkMapEntries verifies what Arrow requires of a map's entries (and would panic on):
+// no null entries and no null keys.
+func (b *Builder) checkMapEntries() error {
+	e := b.children[0]
+	if e.kind != KindStruct || len(e.children) != 2 {
+		return fmt.Errorf("%s: entries of type %s: %w", b.typ, e.typ, ErrCorrupt)
+	}
+	if e.valid.nulls > 0 || e.children[0].valid.nulls > 0 {
+		return fmt.Errorf("%s: %d null entries, %d null keys: %w", b.typ, e.valid.nulls,
+			e.children[0].valid.nulls, ErrCorrupt)
 	}
 	return nil
 }

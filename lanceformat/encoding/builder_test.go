@@ -103,7 +103,7 @@ func TestBuilderRejectsBadInput(t *testing.T) {
 }
 
 func TestNewBuilderUnsupported(t *testing.T) {
-	_, err := encoding.NewBuilder(arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32))
+	_, err := encoding.NewBuilder(arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String))
 	require.ErrorIs(t, err, encoding.ErrNotSupported)
 	require.ErrorContains(t, err, "not supported yet")
 }

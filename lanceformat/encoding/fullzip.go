@@ -181,6 +181,8 @@ func fullZipFixed(b *Builder, enc *enc21pb.CompressiveEncoding, raws [][]byte, w
 
 // fullZipVariable decodes variable-width values, each possibly compressed on its own.
 func fullZipVariable(b *Builder, enc *enc21pb.CompressiveEncoding, raws [][]byte) error {
+	tabs := map[*enc21pb.Fsst]*compress.FSSTTable{} // symbol tables, parsed once per page
+	var scratch []byte                              // FSST output, reused: AppendValue copies it
 	var decode func(enc *enc21pb.CompressiveEncoding, v []byte, depth int) ([]byte, error)
 	decode = func(enc *enc21pb.CompressiveEncoding, v []byte, depth int) ([]byte, error) {
 		if depth > 4 {
@@ -196,15 +198,24 @@ func fullZipVariable(b *Builder, enc *enc21pb.CompressiveEncoding, raws [][]byte
 			}
 			return decode(e.General.GetValues(), out, depth+1)
 		case *enc21pb.CompressiveEncoding_Fsst:
-			tab, err := compress.ParseFSSTSymbolTable(e.Fsst.GetSymbolTable())
-			if err != nil {
-				return nil, err
+			tab, ok := tabs[e.Fsst]
+			if !ok {
+				var err error
+				if tab, err = compress.ParseFSSTSymbolTable(e.Fsst.GetSymbolTable()); err != nil {
+					return nil, err
+				}
+				tabs[e.Fsst] = tab
 			}
 			inner, err := decode(e.Fsst.GetValues(), v, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			return tab.Decompress(nil, inner)
+			if depth > 0 { // an FSST inside an FSST: inner may be scratch itself
+				return tab.Decompress(nil, inner)
+			}
+			out, err := tab.Decompress(scratch[:0], inner)
+			scratch = out
+			return out, err
 		}
 		return nil, NotSupported("full-zip variable-width encoding %s", encName(enc))
 	}

@@ -84,9 +84,14 @@ func gatherInto[I index](b, dict *Builder, short **shortDict, idx []I) error {
 	}
 	switch {
 	case b.kind == KindFixed && b.bits == dict.bits && b.bits%8 == 0:
+		if len(dict.fixed) < dict.n*(dict.bits/8) {
+			return fmt.Errorf("dictionary of %d values in %d bytes: %w", dict.n, len(dict.fixed), ErrCorrupt)
+		}
 		gatherFixed(b, dict, idx)
 	case b.kind == KindVariable:
-		gatherVarWidth(b, dict, short, idx)
+		if err := gatherVarWidth(b, dict, short, idx); err != nil {
+			return err
+		}
 	default:
 		return gatherSlots(b, dict, idx)
 	}
@@ -97,6 +102,16 @@ func gatherInto[I index](b, dict *Builder, short **shortDict, idx []I) error {
 
 // gatherSlots appends the dictionary values one slot at a time.
 func gatherSlots[I index](b, dict *Builder, idx []I) error {
+	switch dict.kind {
+	case KindVariable:
+		if err := checkVarDict(dict); err != nil {
+			return err
+		}
+	case KindFixed:
+		if int64(len(dict.fixed))*8 < int64(dict.n)*int64(dict.bits) {
+			return fmt.Errorf("dictionary of %d %d-bit values in %d bytes: %w", dict.n, dict.bits, len(dict.fixed), ErrCorrupt)
+		}
+	}
 	for _, k := range idx {
 		if uint64(k) >= uint64(dict.Len()) {
 			b.AppendEmpty(1)
@@ -170,7 +185,20 @@ func gatherWords[V any, I index](out, src []V, idx []I) {
 }
 
 // gatherVarWidth copies variable-width values; out-of-range indices give empty values.
-func gatherVarWidth[I index](b, dict *Builder, short **shortDict, idx []I) {
+// The dictionary's offsets are checked (once per cache, see newShortDict) before use.
+func gatherVarWidth[I index](b, dict *Builder, short **shortDict, idx []I) error {
+	var sd *shortDict
+	if short != nil && *short != nil {
+		sd = *short
+	} else {
+		var err error
+		if sd, err = newShortDict(dict); err != nil {
+			return err
+		}
+		if short != nil {
+			*short = sd
+		}
+	}
 	offs, data, dn := dict.offsets, dict.data, uint64(dict.n)
 	total := 0
 	for _, k := range idx {
@@ -179,18 +207,9 @@ func gatherVarWidth[I index](b, dict *Builder, short **shortDict, idx []I) {
 		}
 	}
 	b.offsets = slices.Grow(b.offsets, len(idx))
-	var sd *shortDict
-	if short != nil {
-		if *short == nil {
-			*short = newShortDict(dict)
-		}
-		sd = *short
-	} else if dn <= 64 {
-		sd = newShortDict(dict)
-	}
-	if sd != nil && sd.ok {
+	if sd.ok {
 		gatherShort(b, sd, idx, total)
-		return
+		return nil
 	}
 	b.data = b.growData(total, len(idx))
 	for _, k := range idx {
@@ -199,6 +218,28 @@ func gatherVarWidth[I index](b, dict *Builder, short **shortDict, idx []I) {
 		}
 		b.offsets = append(b.offsets, int64(len(b.data)))
 	}
+	return nil
+}
+
+// checkVarDict verifies that a variable-width dictionary's n+1 offsets exist, start at or
+// after 0, never decrease and end inside its bytes, so gathering can index them freely.
+func checkVarDict(dict *Builder) error {
+	dn := dict.n
+	if dn < 0 || len(dict.offsets) < dn+1 {
+		return fmt.Errorf("dictionary of %d values with %d offsets: %w", dn, len(dict.offsets), ErrCorrupt)
+	}
+	if dict.offsets[0] < 0 {
+		return fmt.Errorf("dictionary offsets start at %d: %w", dict.offsets[0], ErrCorrupt)
+	}
+	for k := range dn {
+		if dict.offsets[k+1] < dict.offsets[k] {
+			return fmt.Errorf("dictionary value %d spans [%d, %d): %w", k, dict.offsets[k], dict.offsets[k+1], ErrCorrupt)
+		}
+	}
+	if end := dict.offsets[dn]; end > int64(len(dict.data)) {
+		return fmt.Errorf("dictionary values end at %d of %d bytes: %w", end, len(dict.data), ErrCorrupt)
+	}
+	return nil
 }
 
 // maxShortWords bounds, in 8-byte words, the values a shortDict holds.
@@ -213,14 +254,19 @@ type shortDict struct {
 	lens   []int64
 }
 
-func newShortDict(dict *Builder) *shortDict {
+// newShortDict checks dict (checkVarDict) and lays it out for gatherShort; the result's ok
+// is false when some value is too long for that.
+func newShortDict(dict *Builder) (*shortDict, error) {
+	if err := checkVarDict(dict); err != nil {
+		return nil, err
+	}
 	dn, longest := dict.n, int64(0)
 	for k := range dn {
 		longest = max(longest, dict.offsets[k+1]-dict.offsets[k])
 	}
 	stride := int(max(1, (longest+7)/8))
 	if stride > maxShortWords {
-		return &shortDict{}
+		return &shortDict{}, nil
 	}
 	sd := &shortDict{ok: true, stride: stride, words: make([]uint64, stride*dn), lens: make([]int64, dn)}
 	for k := range dn {
@@ -231,7 +277,7 @@ func newShortDict(dict *Builder) *shortDict {
 		}
 		sd.lens[k] = dict.offsets[k+1] - dict.offsets[k]
 	}
-	return sd
+	return sd, nil
 }
 
 // gatherShort writes each value as stride 8-byte words (the output has that much slack),

@@ -3,6 +3,8 @@ package file
 import (
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/flightd/flightd/lanceformat/schema"
 )
 
@@ -34,17 +36,24 @@ func isPacked(f *schema.Field, v Version) bool {
 
 // columnFields returns the fields of f's subtree that own a column in a file of version v,
 // in column order (§4.4): for 2.0 every field in pre-order, for 2.1+ the leaves (neither
-// structs nor lists). A packed struct owns one column, and its children none, in both.
+// structs nor lists nor maps). A packed struct owns one column, and its children none, in both.
 func columnFields(f *schema.Field, v Version) []*schema.Field {
 	if isPacked(f, v) {
 		return []*schema.Field{f}
 	}
 	var out []*schema.Field
-	if v == V2_0 || (!f.IsStruct() && !f.IsList()) {
+	if v == V2_0 || (!f.IsStruct() && !isListLike(f)) {
 		out = append(out, f)
 	}
 	for _, c := range f.Children {
 		out = append(out, columnFields(c, v)...)
 	}
 	return out
+}
+
+// isListLike reports whether f is a list, a large list or a map: a field with offsets into
+// one child (a map's child is its entries struct of a key and a value), which owns no column
+// in a 2.1+ file and is one list layer of its leaves' repetition levels.
+func isListLike(f *schema.Field) bool {
+	return f.IsList() || f.Type.ID() == arrow.MAP
 }

@@ -249,7 +249,8 @@ func whole21Meta(want []Extent, rc *readCtx, ci, pi int, mb *enc21pb.MiniBlockLa
 	return want
 }
 
-// chunks returns the parsed chunk table of mini-block page pi of column ci, once per call.
+// chunks returns the parsed chunk table of mini-block page pi of column ci, once per call
+// (once per Cursor).
 func (rc *readCtx) chunks(ci, pi int, mb *enc21pb.MiniBlockLayout) ([]encoding.Chunk, error) {
 	key := pageKey{ci, pi}
 	if c, ok := rc.chunkTabs[key]; ok {
@@ -264,7 +265,7 @@ func (rc *readCtx) chunks(ci, pi int, mb *enc21pb.MiniBlockLayout) ([]encoding.C
 	if err != nil {
 		return nil, corrupt(ci, pi, err)
 	}
-	if rc.cache {
+	if rc.cache || rc.keepMeta {
 		rc.chunkTabs[key] = c
 	}
 	return c, nil

@@ -170,6 +170,37 @@ func checkField(t *testing.T, ctx context.Context, r *file.Reader, id int32, wan
 	require.NoError(t, err)
 	defer exp.Release()
 	requireEqualArrays(t, exp, got2[0])
+	checkCursor(t, ctx, r, id, want, mem)
+}
+
+// checkCursor reads the field through one Cursor in consecutive ranges of varied sizes
+// (crossing chunks and pages, with empty ranges, a Take in between, and a restart from
+// row 0 on a fresh cursor) and compares every range with the expected slice.
+func checkCursor(t *testing.T, ctx context.Context, r *file.Reader, id int32, want arrow.Array, mem memory.Allocator) {
+	n := uint64(want.Len())
+	c := r.NewCursor()
+	require.Equal(t, r.NumRows(), c.NumRows())
+	steps := []uint64{1, 999, 0, 4096, 3001, 16 << 10, 70000}
+	for start, i := uint64(0), 0; start < n; i++ {
+		end := min(n, start+steps[i%len(steps)])
+		got, err := c.ReadRange(ctx, []int32{id}, start, end, mem)
+		require.NoError(t, err, "cursor range [%d,%d)", start, end)
+		exp := array.NewSlice(want, int64(start), int64(end))
+		requireEqualArrays(t, exp, got[0])
+		exp.Release()
+		releaseAll(got)
+		if i == 3 {
+			tk, err := c.Take(ctx, []int32{id}, []uint64{n - 1}, mem)
+			require.NoError(t, err)
+			last := array.NewSlice(want, int64(n-1), int64(n))
+			requireEqualArrays(t, last, tk[0])
+			last.Release()
+			releaseAll(tk)
+		}
+		start = end
+	}
+	_, err := c.ReadRange(ctx, []int32{id}, 0, n+1, mem)
+	require.Error(t, err)
 }
 
 func requireEqualArrays(t *testing.T, want, got arrow.Array) {

@@ -58,6 +58,12 @@ func RowRuns(path string, numRows uint64, rows []uint64) ([][2]uint64, error) {
 }
 
 func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
+	mem memory.Allocator) ([]arrow.Array, error) {
+	return r.readWith(newReadCtx(ctx, r, len(runs) > 1), fieldIDs, runs, mem)
+}
+
+// readWith reads runs of the fields with rc, as read does.
+func (r *Reader) readWith(rc *readCtx, fieldIDs []int32, runs [][2]uint64,
 	mem memory.Allocator) (_ []arrow.Array, err error) {
 	out := make([]arrow.Array, 0, len(fieldIDs))
 	defer func() {
@@ -71,7 +77,6 @@ func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
 	for _, run := range runs {
 		rows += int(run[1] - run[0])
 	}
-	rc := newReadCtx(ctx, r, len(runs) > 1)
 	if len(runs) > 1 && r.version != V2_0 {
 		if err := rc.prefetch21(fieldIDs, runs); err != nil {
 			return nil, fmt.Errorf("read %s: %w", r.path, err)
@@ -116,17 +121,20 @@ func (rc *readCtx) readArray(f *schema.Field, runs [][2]uint64, rows int, mem me
 // so far, so a Take touching one page many times decodes it once. A ReadRange visits each
 // page once and keeps nothing.
 type readCtx struct {
-	ctx     context.Context // the caller's context, for the duration of one call only
-	r       *Reader
-	cache   bool
-	pages20 map[pageKey]*encoding.Builder
-	lists20 map[pageKey]*listPage
-	pages21 map[pageKey]*leafPage
+	ctx   context.Context // the caller's context, for the duration of one call only
+	r     *Reader
+	cache bool
+	// keepMeta keeps parsed chunk tables and mini-block decoders in chunkTabs and
+	// miniBlocks even without cache: a Cursor's maps, which outlive the call.
+	keepMeta bool
+	pages20  map[pageKey]*encoding.Builder
+	lists20  map[pageKey]*listPage
+	pages21  map[pageKey]*leafPage
 
 	blocks     [][]block                       // prefetched file bytes, one sorted list per fetch
 	planned    map[pageKey]bool                // pages whose fixed extents are planned
-	chunkTabs  map[pageKey][]encoding.Chunk    // parsed mini-block chunk tables (Take only)
-	miniBlocks map[pageKey]*encoding.MiniBlock // mini-block decoders with their dictionaries (Take only)
+	chunkTabs  map[pageKey][]encoding.Chunk    // parsed mini-block chunk tables (Take and Cursor only)
+	miniBlocks map[pageKey]*encoding.MiniBlock // mini-block decoders with their dictionaries (Take and Cursor only)
 }
 
 type pageKey struct{ col, page int }

@@ -3,6 +3,8 @@ package file
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/schema"
 )
@@ -30,6 +32,8 @@ func (rc *readCtx) readField20(f *schema.Field, b *encoding.Builder, start, end 
 		return nil
 	case f.IsList():
 		return rc.readList20(f, b, start, end)
+	case f.Type.ID() == arrow.MAP:
+		return encoding.NotSupported("map columns in a 2.0 file (Lance writes maps in 2.2+ only)")
 	}
 	ci, col, err := rc.column(f)
 	if err != nil {

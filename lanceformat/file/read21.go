@@ -23,12 +23,12 @@ func leafPath(f *schema.Field, b *encoding.Builder, leaf *schema.Field) []encodi
 	var path []encoding.PathNode
 	var walk func(f *schema.Field, b *encoding.Builder) bool
 	walk = func(f *schema.Field, b *encoding.Builder) bool {
-		node := encoding.PathNode{B: b, IsList: f.IsList(), Owner: columnFields(f, V2_1)[0] == leaf}
+		node := encoding.PathNode{B: b, IsList: isListLike(f), Owner: columnFields(f, V2_1)[0] == leaf}
 		path = append(path, node)
 		if f == leaf {
 			return true
 		}
-		if f.IsStruct() || f.IsList() {
+		if f.IsStruct() || isListLike(f) {
 			for i, c := range f.Children {
 				if walk(c, b.Child(i)) {
 					return true
@@ -229,7 +229,7 @@ func (rc *readCtx) newMiniBlock(ci, pi int, leaf *schema.Field, mb *enc21pb.Mini
 	if err != nil {
 		return nil, corrupt(ci, pi, err)
 	}
-	if rc.cache {
+	if rc.cache || rc.keepMeta {
 		rc.miniBlocks[key] = m
 	}
 	return m, nil

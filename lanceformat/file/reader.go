@@ -20,8 +20,9 @@
 // round merged across small gaps and fetched with a bounded number of reads in flight.
 // Errors wrap ErrCorruptFile (bad bytes) or
 // ErrNotSupported ("not supported yet: ..."): legacy v1 files, blob columns and layouts,
-// map types, and the encodings named in the decoders' errors. Packed structs (packed.go)
-// own one column, in 2.0 and 2.1+ alike, and read as leaves.
+// and the encodings named in the decoders' errors. Packed structs (packed.go) own one
+// column, in 2.0 and 2.1+ alike, and read as leaves. Maps (2.2+) are lists of their
+// entries struct: like lists they own no column, and they read as Arrow map arrays.
 package file
 
 import (

@@ -232,8 +232,8 @@ func TestWriterRejectsUnknownCompression(t *testing.T) {
 }
 
 // TestWriterMap writes map columns (null, empty and non-empty maps, null values, a map in
-// a struct) to a 2.2 file and checks pylance reads them back equal, types included. Our
-// reader does not read maps yet, so only pylance checks the file.
+// a struct) to a 2.2 file and checks pylance and our reader (full reads, ranges and takes)
+// read them back equal, types included.
 func TestWriterMap(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -289,6 +289,14 @@ func TestWriterMap(t *testing.T) {
 	info, err := w.Close(ctx)
 	require.NoError(t, err)
 	require.Equal(t, []int32{2, 3, 7, 8}, info.Fields, "leaves: key, value, tags.key, tags.value")
+	r, err := file.Open(ctx, osStore{dir}, "map.lance")
+	require.NoError(t, err)
+	for i, f := range r.Schema().Fields {
+		t.Run("own reader/"+f.Name, func(t *testing.T) {
+			require.True(t, arrow.TypeEqual(asc.Field(i).Type, f.Type), "type %s vs %s", f.Type, asc.Field(i).Type)
+			checkField(t, ctx, r, f.ID, rec.Column(i), mem)
+		})
+	}
 	c := writeExpected(t, dir, "map", asc, []arrow.RecordBatch{rec}, nil, file.V2_2, mem)
 	res := runPylanceChecker(t, dir, []writerCase{c})["map"]
 	require.True(t, res.OK, "pylance: %s", res.Error)

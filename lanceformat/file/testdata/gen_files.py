@@ -2,7 +2,8 @@
 
 Usage: gen_files.py OUTDIR
 
-For each table NAME and version V in 2.0, 2.1, 2.2 (2.1+ only for "required") it writes OUTDIR/NAME/V/ (a Lance
+For each table NAME and version V in 2.0, 2.1, 2.2 (2.1+ only for "required", 2.2 only for
+"maps") it writes OUTDIR/NAME/V/ (a Lance
 dataset with one data file) and OUTDIR/NAME/V/expected.arrow (the table read back by
 pylance, as an Arrow IPC file), and prints one JSON line per dataset:
 {"name", "version", "data_file", "dir", "expected", "rows"}.
@@ -139,6 +140,51 @@ def required_table():
     return pa.table(list(cols.values()), schema=schema)
 
 
+def map_value(i):
+    if i % 5 == 0:
+        return None
+    if i % 5 == 1:
+        return []
+    return [("k%d" % j, None if (i + j) % 7 == 0 else i * j) for j in range(i % 4)]
+
+
+def maps_table():
+    """Map columns (Lance 2.2+ only): null, empty and non-empty maps, null values, maps in
+    structs and lists, lists, structs and long strings as values, a non-nullable map."""
+    cols = {
+        "m": pa.array([map_value(i) for i in range(N)], pa.map_(pa.string(), pa.int32())),
+        "st_map": pa.array([{"id": i, "tags": None if i % 3 == 0 else [(i, "t%d" % i), (-i, "")][: 1 + i % 2]}
+                            for i in range(N)],
+                           pa.struct([("id", pa.int32()), ("tags", pa.map_(pa.int64(), pa.string()))])),
+        "list_map": pa.array([None if i % 7 == 0 else [[("a", float(i))], [], None][: i % 4] for i in range(N)],
+                             pa.list_(pa.map_(pa.string(), pa.float64()))),
+        "map_list": pa.array([[("x%d" % (i % 3), None if i % 4 == 0 else list(range(i % 3)))] for i in range(N)],
+                             pa.map_(pa.string(), pa.list_(pa.int32()))),
+        "map_long": pa.array([None if i % 9 == 0 else [("k", "long-%d-" % i * (i % 40))] for i in range(N)],
+                             pa.map_(pa.string(), pa.large_string())),
+        "map_struct": pa.array([[("s%d" % j, None if (i + j) % 6 == 0 else {"a": i + j, "b": "b%d" % j})
+                                 for j in range(i % 3)] for i in range(N)],
+                               pa.map_(pa.string(), pa.struct([("a", pa.int32()), ("b", pa.string())]))),
+        "m_req": pa.array([[(i * 10 + j, float(j)) for j in range(i % 3)] for i in range(N)],
+                          pa.map_(pa.int64(), pa.float64())),
+    }
+    schema = pa.schema([pa.field(name, a.type, nullable=name != "m_req") for name, a in cols.items()])
+    return pa.table(list(cols.values()), schema=schema)
+
+
+def dicts_table():
+    """Arrow dictionary columns, including value types arrow-go's dictionary builder lacks
+    (large_string, large_binary)."""
+    def dict_col(vals, typ, index=pa.int32()):
+        return pa.array(vals, typ).dictionary_encode().cast(pa.dictionary(index, typ))
+    return pa.table({
+        "dls": dict_col(["v%d" % (i % 10) if i % 6 else None for i in range(N)], pa.large_string()),
+        "dlb": dict_col([b"b%d" % (i % 300) for i in range(N)], pa.large_binary()),
+        "dlb_long": dict_col([None if i % 5 == 0 else b"x" * (40 + i % 7) for i in range(N)], pa.large_binary()),
+        "ds8": dict_col(["w%d" % (i % 5) if i % 4 else None for i in range(N)], pa.string(), pa.int8()),
+    })
+
+
 def with_metadata(tbl):
     """Asks for general compression and byte-stream split on some columns."""
     fields = []
@@ -155,11 +201,14 @@ def with_metadata(tbl):
 
 def main():
     out = sys.argv[1]
-    tables = {"main": with_metadata(table()), "pages": pages_table(), "required": required_table()}
+    tables = {"main": with_metadata(table()), "pages": pages_table(), "required": required_table(),
+              "maps": maps_table(), "dicts": dicts_table()}
     for name, tbl in tables.items():
         for v in ["2.0", "2.1", "2.2"]:
             if name == "required" and v == "2.0":
                 continue  # levels-free mini-block pages are 2.1+
+            if name == "maps" and v != "2.2":
+                continue  # Lance writes maps in 2.2+ only
             write(out, name, v, tbl)
 
 
