@@ -86,7 +86,7 @@ func TestSearchAgainstPylance(t *testing.T) {
 	live := index.RowSetOf(truth.Live...)
 
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{dir}, "")
+	ds := table.OpenDataset(dirStore{Root: dir}, "")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
 	infos, err := index.List(ctx, ds, m)
@@ -160,7 +160,7 @@ func TestListAgainstPylance(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(oracle(t, "describe", dir, nil), &want))
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{dir}, "")
+	ds := table.OpenDataset(dirStore{Root: dir}, "")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
 	infos, err := index.List(ctx, ds, m)
@@ -198,7 +198,7 @@ func TestBTreePointLookupIsLazy(t *testing.T) {
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	cs := lanceio.NewCountingStore(dirStore{dir})
+	cs := lanceio.NewCountingStore(dirStore{Root: dir})
 	ds := table.OpenDataset(cs, "")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
@@ -208,7 +208,7 @@ func TestBTreePointLookupIsLazy(t *testing.T) {
 	seg := infos[0].Segments[0]
 	ix, err := index.Open(ctx, ds, m, infos[0], mem)
 	require.NoError(t, err)
-	dataSize, err := dirStore{dir}.Size(ctx, seg.Dir+"/page_data.lance")
+	dataSize, err := dirStore{Root: dir}.Size(ctx, seg.Dir+"/page_data.lance")
 	require.NoError(t, err)
 
 	for i, c := range []struct {
@@ -232,7 +232,7 @@ func TestBTreePointLookupIsLazy(t *testing.T) {
 func openShared(t *testing.T, name string) index.Index {
 	t.Helper()
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{sharedDataset(t)}, "")
+	ds := table.OpenDataset(dirStore{Root: sharedDataset(t)}, "")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
 	infos, err := index.List(ctx, ds, m)

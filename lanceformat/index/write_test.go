@@ -64,7 +64,7 @@ func testWriteAgainstPylance(t *testing.T, version file.Version) {
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	ds := table.OpenDataset(dirStore{dir}, "")
+	ds := table.OpenDataset(dirStore{Root: dir}, "")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
 

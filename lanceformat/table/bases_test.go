@@ -25,7 +25,7 @@ func (o *fakeOpener) OpenStore(_ context.Context, uri string) (lanceio.ObjectSto
 	if o.err != nil {
 		return nil, o.err
 	}
-	return dirStore{root: o.root}, nil
+	return dirStore{Root: o.root}, nil
 }
 
 // basesManifest is a manifest with a non-root base (id 1) and a dataset-root base (id 2).
@@ -40,7 +40,7 @@ func basesManifest() *table.Manifest {
 
 func TestBaseLocations(t *testing.T) {
 	ctx := context.Background()
-	own := dirStore{root: t.TempDir()}
+	own := dirStore{Root: t.TempDir()}
 	m := basesManifest()
 	uuid := []byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
 	del := func(base *uint32) *lancepb.DataFragment {
@@ -102,7 +102,7 @@ func TestBaseLocations(t *testing.T) {
 				require.Equal(t, own, loc.Store)
 				require.Empty(t, o.opened)
 			} else {
-				require.Equal(t, dirStore{root: o.root}, loc.Store)
+				require.Equal(t, dirStore{Root: o.root}, loc.Store)
 				require.Equal(t, []string{tc.base}, o.opened)
 			}
 		})
@@ -111,7 +111,7 @@ func TestBaseLocations(t *testing.T) {
 
 func TestBaseLocationErrors(t *testing.T) {
 	ctx := context.Background()
-	own := dirStore{root: t.TempDir()}
+	own := dirStore{Root: t.TempDir()}
 	m := basesManifest()
 	openErr := errors.New("no credentials")
 	for _, tc := range []struct {

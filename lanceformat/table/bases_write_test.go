@@ -20,7 +20,7 @@ import (
 
 // linkOpener opens a linkStore rooted at the local directory a base path names.
 var linkOpener = lanceio.OpenerFunc(func(_ context.Context, uri string) (lanceio.ObjectStore, error) {
-	return linkStore{dirStore: dirStore{root: uri}, tmp: os.TempDir()}, nil
+	return linkStore{dirStore: dirStore{Root: uri}, tmp: os.TempDir()}, nil
 })
 
 // basedDatasets writes two datasets with the commit path: src (ids 0..9, id 1 deleted) and

@@ -123,7 +123,7 @@ func TestLargeDeleteWritesBitmapAndFlagsRefused(t *testing.T) {
 	require.ErrorIs(t, err, table.ErrInvalidWrite, "columns out of order")
 
 	pyDir, _ := pylanceDatasets(t)
-	s := table.OpenDataset(readOnlyStore{dirStore{root: pyDir}}, "stable.lance")
+	s := table.OpenDataset(readOnlyStore{dirStore{Root: pyDir}}, "stable.lance")
 	_, err = s.Restore(ctx, 1)
 	require.ErrorIs(t, err, table.ErrUnsupportedFeature)
 	require.ErrorContains(t, err, "not supported yet: restore with stable row ids")

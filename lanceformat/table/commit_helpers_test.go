@@ -34,7 +34,7 @@ func newLinkStore(t *testing.T) (linkStore, string) {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
-	s := linkStore{dirStore: dirStore{root: root}, tmp: filepath.Join(base, "tmp")}
+	s := linkStore{dirStore: dirStore{Root: root}, tmp: filepath.Join(base, "tmp")}
 	require.NoError(t, os.MkdirAll(root, 0o755))
 	require.NoError(t, os.MkdirAll(s.tmp, 0o755))
 	return s, root
@@ -53,7 +53,7 @@ func (s linkStore) writeTemp(data []byte) (string, error) {
 }
 
 func (s linkStore) Put(_ context.Context, p string, data []byte) error {
-	full := filepath.Join(s.root, p)
+	full := filepath.Join(s.Root, p)
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s linkStore) Put(_ context.Context, p string, data []byte) error {
 }
 
 func (s linkStore) PutIfAbsent(_ context.Context, p string, data []byte) error {
-	full := filepath.Join(s.root, p)
+	full := filepath.Join(s.Root, p)
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 func TestPylanceDatasets(t *testing.T) {
 	dir, expect := pylanceDatasets(t)
 	ctx := context.Background()
-	store := dirStore{root: dir}
+	store := dirStore{Root: dir}
 	wantScheme := map[string]string{"v1_20": "/1.manifest", "default": "/18446744073709551614.manifest"}
 	for name, want := range expect {
 		t.Run(name, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestDeletedOffsets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.dataset, func(t *testing.T) {
-			ds := table.OpenDataset(dirStore{root: dir}, c.dataset+".lance")
+			ds := table.OpenDataset(dirStore{Root: dir}, c.dataset+".lance")
 			m, err := ds.Latest(ctx)
 			require.NoError(t, err)
 			require.Len(t, m.Fragments(), len(c.want))
@@ -112,7 +112,7 @@ func TestDeletedOffsets(t *testing.T) {
 func TestStableRowIDs(t *testing.T) {
 	dir, _ := pylanceDatasets(t)
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{root: dir}, "stable.lance")
+	ds := table.OpenDataset(dirStore{Root: dir}, "stable.lance")
 	m, err := ds.Latest(ctx)
 	require.NoError(t, err)
 	require.NotZero(t, m.Proto.GetReaderFeatureFlags()&table.FlagStableRowIDs)
@@ -134,7 +134,7 @@ func TestStableRowIDs(t *testing.T) {
 func TestTags(t *testing.T) {
 	dir, _ := pylanceDatasets(t)
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{root: dir}, "default.lance")
+	ds := table.OpenDataset(dirStore{Root: dir}, "default.lance")
 	tags, err := ds.Tags(ctx)
 	require.NoError(t, err)
 	require.Len(t, tags, 2)
@@ -185,7 +185,7 @@ func TestDecodeTag(t *testing.T) {
 func TestCheckoutAsOf(t *testing.T) {
 	dir, _ := pylanceDatasets(t)
 	ctx := context.Background()
-	ds := table.OpenDataset(dirStore{root: dir}, "default.lance")
+	ds := table.OpenDataset(dirStore{Root: dir}, "default.lance")
 	vs, err := ds.Versions(ctx)
 	require.NoError(t, err)
 	require.Len(t, vs, 3)
@@ -207,12 +207,12 @@ func TestCheckoutAsOf(t *testing.T) {
 func TestVersionNotFound(t *testing.T) {
 	ctx := context.Background()
 	dir, _ := pylanceDatasets(t)
-	ds := table.OpenDataset(dirStore{root: dir}, "default.lance")
+	ds := table.OpenDataset(dirStore{Root: dir}, "default.lance")
 	for _, v := range []uint64{0, 4, 99} {
 		_, err := ds.Checkout(ctx, v)
 		require.ErrorIs(t, err, table.ErrVersionNotFound)
 	}
-	empty := table.OpenDataset(dirStore{root: t.TempDir()}, "missing.lance")
+	empty := table.OpenDataset(dirStore{Root: t.TempDir()}, "missing.lance")
 	_, err := empty.LatestVersion(ctx)
 	require.ErrorIs(t, err, table.ErrVersionNotFound)
 	_, err = empty.Latest(ctx)
@@ -224,7 +224,7 @@ func TestVersionNotFound(t *testing.T) {
 // request.
 func TestLatestVersionIgnoresHintAndStaging(t *testing.T) {
 	ctx := context.Background()
-	store := dirStore{root: t.TempDir()}
+	store := dirStore{Root: t.TempDir()}
 	for _, v := range []uint64{1, 2, 3} {
 		data, err := table.EncodeManifest(sampleManifest(v))
 		require.NoError(t, err)
@@ -254,7 +254,7 @@ func TestLatestVersionIgnoresHintAndStaging(t *testing.T) {
 
 func TestUnknownReaderFeature(t *testing.T) {
 	ctx := context.Background()
-	store := dirStore{root: t.TempDir()}
+	store := dirStore{Root: t.TempDir()}
 	cases := []struct {
 		flags uint64
 		ok    bool
@@ -286,7 +286,7 @@ func TestUnknownReaderFeature(t *testing.T) {
 
 func TestManifestVersionMismatch(t *testing.T) {
 	ctx := context.Background()
-	store := dirStore{root: t.TempDir()}
+	store := dirStore{Root: t.TempDir()}
 	data, err := table.EncodeManifest(sampleManifest(5))
 	require.NoError(t, err)
 	require.NoError(t, store.Put(ctx, "x/_versions/2.manifest", data))

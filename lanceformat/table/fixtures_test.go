@@ -36,7 +36,7 @@ func TestOldLanceFixtures(t *testing.T) {
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(datasets), 15)
 
-	store := dirStore{root: root}
+	store := dirStore{Root: root}
 	for _, name := range datasets {
 		t.Run(name, func(t *testing.T) {
 			ds := table.OpenDataset(store, name)

@@ -1,97 +1,22 @@
 package table_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/flightd/flightd/internal/testutil"
-	"github.com/flightd/flightd/lanceformat/lanceio"
+	"github.com/flightd/flightd/lanceformat/lanceio/lanceiotest"
 )
 
-// dirStore is a minimal lanceio.ObjectStore over a local directory for these tests
-// (lanceformat must not import internal/blobstore).
-type dirStore struct{ root string }
-
-func (s dirStore) ReadRange(_ context.Context, p string, off, n int64) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(s.root, p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", p, lanceio.ErrNotFound)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if off < 0 || n < 0 || off+n > int64(len(b)) {
-		return nil, fmt.Errorf("read %s: range past end", p)
-	}
-	return b[off : off+n], nil
-}
-
-func (s dirStore) Size(_ context.Context, p string) (int64, error) {
-	st, err := os.Stat(filepath.Join(s.root, p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, fmt.Errorf("size %s: %w", p, lanceio.ErrNotFound)
-	}
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}
-
-func (s dirStore) List(_ context.Context, prefix string) ([]lanceio.ObjectInfo, error) {
-	var out []lanceio.ObjectInfo
-	err := filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(s.root, p)
-		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, prefix) {
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			out = append(out, lanceio.ObjectInfo{Path: rel, Size: info.Size(), ModTime: info.ModTime()})
-		}
-		return nil
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, err
-}
-
-func (s dirStore) Put(_ context.Context, p string, data []byte) error {
-	full := filepath.Join(s.root, p)
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(full, data, 0o644)
-}
-
-func (s dirStore) PutIfAbsent(ctx context.Context, p string, data []byte) error {
-	if _, err := s.Size(ctx, p); err == nil {
-		return fmt.Errorf("put %s: %w", p, lanceio.ErrAlreadyExists)
-	}
-	return s.Put(ctx, p, data)
-}
-
-func (s dirStore) Delete(_ context.Context, p string) error {
-	err := os.Remove(filepath.Join(s.root, p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete %s: %w", p, lanceio.ErrNotFound)
-	}
-	return err
-}
+// dirStore is the lanceio test store over a local directory.
+type dirStore = lanceiotest.DirStore
 
 // fragExpect, dsExpect mirror the JSON printed by testdata/make_datasets.py.
 type fragExpect struct {

@@ -45,7 +45,7 @@ func TestLatestFromFirstListing(t *testing.T) {
 		{name: "mixed names", v2: seqU(1, 5), v1: []uint64{1, 6}, latest: 6, fullListed: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := firstListerStore{dirStore{t.TempDir()}, &atomic.Int64{}, &atomic.Int64{}}
+			s := firstListerStore{dirStore{Root: t.TempDir()}, &atomic.Int64{}, &atomic.Int64{}}
 			put := func(scheme table.NamingScheme, v uint64) {
 				data, err := table.EncodeManifest(sampleManifest(v))
 				require.NoError(t, err)
