@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -65,7 +66,7 @@ func rowsWithIDs(t *testing.T, c *lancecat.Catalog, name string, v uint64) ([]id
 		k, s := b.Column(0).(*array.Int64), b.Column(1).(*array.String)
 		id, addr := b.Column(2).(*array.Uint64), b.Column(3).(*array.Uint64)
 		for i := range k.Len() {
-			rows = append(rows, idRow{float64(id.Value(i)), float64(k.Value(i)), s.Value(i)})
+			rows = append(rows, idRow{float64(id.Value(i)), float64(k.Value(i)), strings.Clone(s.Value(i))})
 			addrs[k.Value(i)] = addr.Value(i)
 		}
 	}

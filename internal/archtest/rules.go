@@ -26,6 +26,7 @@ var Rules = []Rule{
 	{"internal/archtest", nil},
 	{"internal/dberr", nil},
 	{"internal/units", nil},
+	{"internal/memtest", nil},
 	{"internal/testutil", nil},
 	{"internal/flightdpb", nil},
 	{"internal/slt", []string{"internal/dberr"}},

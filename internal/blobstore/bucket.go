@@ -44,25 +44,36 @@ func (s *BucketStore) ReadRange(ctx context.Context, p string, off, n int64) ([]
 	if off < 0 || n < 0 {
 		return nil, fmt.Errorf("read %s: invalid range offset %d length %d", p, off, n)
 	}
+	buf := make([]byte, n)
+	if err := s.ReadRangeInto(ctx, p, off, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// ReadRangeInto implements lanceio.RangeIntoReader: it reads len(buf) bytes at off into
+// buf, so callers can reuse their buffers.
+func (s *BucketStore) ReadRangeInto(ctx context.Context, p string, off int64, buf []byte) error {
+	if off < 0 {
+		return fmt.Errorf("read %s: invalid range offset %d length %d", p, off, len(buf))
+	}
+	n := int64(len(buf))
 	if n == 0 {
-		if _, err := s.Size(ctx, p); err != nil {
-			return nil, err
-		}
-		return []byte{}, nil
+		_, err := s.Size(ctx, p)
+		return err
 	}
 	r, err := s.b.NewRangeReader(ctx, p, off, n, nil)
 	if err != nil {
-		return nil, mapBlobError("read", p, err)
+		return mapBlobError("read", p, err)
 	}
 	defer func() { _ = r.Close() }() // read side: a close error cannot lose data
-	buf := make([]byte, n)
 	if _, err := io.ReadFull(r, buf); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read %s [%d,+%d): past end of object: %w", p, off, n, io.ErrUnexpectedEOF)
+			return fmt.Errorf("read %s [%d,+%d): past end of object: %w", p, off, n, io.ErrUnexpectedEOF)
 		}
-		return nil, mapBlobError("read", p, err)
+		return mapBlobError("read", p, err)
 	}
-	return buf, nil
+	return nil
 }
 
 // Size implements lanceio.ObjectStore.
@@ -119,4 +130,7 @@ func (s *BucketStore) Delete(ctx context.Context, p string) error {
 	return nil
 }
 
-var _ lanceio.ObjectStore = (*BucketStore)(nil)
+var (
+	_ lanceio.ObjectStore     = (*BucketStore)(nil)
+	_ lanceio.RangeIntoReader = (*BucketStore)(nil)
+)

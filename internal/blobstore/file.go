@@ -85,40 +85,55 @@ func mapOSError(op, p string, err error) error {
 
 // ReadRange implements lanceio.ObjectStore.
 func (s *FileStore) ReadRange(ctx context.Context, p string, off, n int64) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	lp, err := s.local(p)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
 	if off < 0 || n < 0 {
 		return nil, fmt.Errorf("read %s: invalid range offset %d length %d", p, off, n)
 	}
 	buf := make([]byte, n)
+	if err := s.ReadRangeInto(ctx, p, off, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// ReadRangeInto implements lanceio.RangeIntoReader: it reads len(buf) bytes at off into
+// buf, so callers can reuse their buffers.
+func (s *FileStore) ReadRangeInto(ctx context.Context, p string, off int64, buf []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	lp, err := s.local(p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	if off < 0 {
+		return fmt.Errorf("read %s: invalid range offset %d length %d", p, off, len(buf))
+	}
 	var m int
 	if cacheable(p) {
 		h, err := s.handles.acquire(lp)
 		if err != nil {
-			return nil, mapOSError("read", p, err)
+			return mapOSError("read", p, err)
 		}
 		m, err = h.f.ReadAt(buf, off)
 		s.handles.release(h)
-		if err != nil && (!errors.Is(err, io.EOF) || int64(m) != n) {
-			return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
-		}
-		return buf, nil
+		return readAtError(p, off, buf, m, err)
 	}
 	f, err := os.Open(lp)
 	if err != nil {
-		return nil, mapOSError("read", p, err)
+		return mapOSError("read", p, err)
 	}
 	defer func() { _ = f.Close() }() // read side: a close error cannot lose data
 	m, err = f.ReadAt(buf, off)
-	if err != nil && (!errors.Is(err, io.EOF) || int64(m) != n) {
-		return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
+	return readAtError(p, off, buf, m, err)
+}
+
+// readAtError is the error of a ReadAt of buf at off that read m bytes: nil when it
+// filled buf (io.EOF right at the end included).
+func readAtError(p string, off int64, buf []byte, m int, err error) error {
+	if err != nil && (!errors.Is(err, io.EOF) || m != len(buf)) {
+		return fmt.Errorf("read %s [%d,+%d): %w", p, off, len(buf), err)
 	}
-	return buf, nil
+	return nil
 }
 
 // Size implements lanceio.ObjectStore.
@@ -275,4 +290,7 @@ func (s *FileStore) Delete(ctx context.Context, p string) error {
 	return nil
 }
 
-var _ lanceio.ObjectStore = (*FileStore)(nil)
+var (
+	_ lanceio.ObjectStore     = (*FileStore)(nil)
+	_ lanceio.RangeIntoReader = (*FileStore)(nil)
+)

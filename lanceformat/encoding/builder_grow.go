@@ -117,29 +117,35 @@ func (b *Builder) Release() {
 // itself when the values still live in it, a copy otherwise.
 func (b *Builder) fixedBuffer(mem memory.Allocator) *memory.Buffer {
 	size := int(bitutil.BytesForBits(int64(b.n) * int64(b.bits)))
-	if a := b.arena; a != nil {
-		b.arena = nil
-		if size <= a.Len() && cap(b.fixed) > 0 && unsafe.SliceData(b.fixed) == unsafe.SliceData(a.Bytes()) {
-			a.ResizeNoShrink(size)
-			return a
-		}
-		a.Release()
-	}
-	return toBuffer(mem, b.fixed[:size])
+	a := b.arena
+	b.arena = nil
+	return handOver(a, b.fixed[:size], mem)
 }
 
 // dataBuffer returns the Arrow buffer of the bytes of a KindVariable builder: the buffer
 // growData allocated when the bytes still live in it, a copy otherwise.
 func (b *Builder) dataBuffer(mem memory.Allocator) *memory.Buffer {
-	if a := b.dataBuf; a != nil {
-		b.dataBuf = nil
-		if len(b.data) <= a.Len() && cap(b.data) > 0 && unsafe.SliceData(b.data) == unsafe.SliceData(a.Bytes()) {
-			a.ResizeNoShrink(len(b.data))
-			return a
-		}
+	a := b.dataBuf
+	b.dataBuf = nil
+	return handOver(a, b.data, mem)
+}
+
+// handOver returns an Arrow buffer holding vals, taking over a (an Arrow buffer the
+// builder owns, or nil). If vals starts a's allocation and fits in it (appends may have
+// filled it past a.Len(), up to its capacity), a itself is returned, resized to vals.
+// Otherwise vals is copied into a new buffer from mem, and only then is a released: vals
+// may still point into a (it may be a's bytes grown past its capacity by append, or a
+// view of them), and a released buffer may be reused, or poisoned, at once.
+func handOver(a *memory.Buffer, vals []byte, mem memory.Allocator) *memory.Buffer {
+	if a != nil && cap(vals) > 0 && len(vals) <= a.Cap() && unsafe.SliceData(vals) == unsafe.SliceData(a.Buf()) {
+		a.ResizeNoShrink(len(vals))
+		return a
+	}
+	out := toBuffer(mem, vals)
+	if a != nil {
 		a.Release()
 	}
-	return toBuffer(mem, b.data)
+	return out
 }
 
 // growOffsets makes room for n more offsets, from the offsets pools when the size is

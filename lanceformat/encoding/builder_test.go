@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc20pb"
 )
@@ -46,7 +47,7 @@ func TestBuilderAppends(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			b, err := encoding.NewBuilder(tc.typ)
 			require.NoError(t, err)

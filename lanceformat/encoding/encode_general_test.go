@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc21pb"
 )
@@ -126,7 +127,7 @@ func TestEncodeLeaf21General(t *testing.T) {
 	for _, tc := range tests {
 		for _, v22 := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/v22=%v", tc.name, v22), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memtest.NewChecked(t)
 				defer mem.AssertSize(t, 0)
 				a := buildArray(mem, tc.typ, tc.n, tc.fill)
 				defer a.Release()
@@ -160,7 +161,7 @@ func TestEncodeLeaf21ArrowDictionary(t *testing.T) {
 	for _, tc := range tests {
 		for _, v22 := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/v22=%v", tc.name, v22), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memtest.NewChecked(t)
 				defer mem.AssertSize(t, 0)
 				keys := fromJSON(t, mem, tc.typ.IndexType, tc.keys)
 				defer keys.Release()
@@ -225,7 +226,7 @@ func TestEncodeArrowDictionaryRejectsBadKeys(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
 			b := array.NewDictionaryBuilder(mem, dt).(*array.BinaryDictionaryBuilder)
@@ -261,7 +262,7 @@ func TestEncodeColumns20With(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			a := fromJSON(t, mem, tc.typ, tc.js)
 			defer a.Release()

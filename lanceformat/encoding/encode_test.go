@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc21pb"
 )
@@ -57,7 +58,7 @@ func TestShredLeaves(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			a := fromJSON(t, mem, tc.typ, tc.js)
 			defer a.Release()
@@ -239,7 +240,7 @@ func TestEncodeLeaf21Choices(t *testing.T) {
 	for _, tc := range tests {
 		for _, v22 := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/v22=%v", tc.name, v22), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memtest.NewChecked(t)
 				defer mem.AssertSize(t, 0)
 				a := fromJSON(t, mem, tc.typ, tc.js)
 				defer a.Release()

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/encoding/compress"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc20pb"
@@ -44,7 +44,7 @@ func packBits(vals []uint64, w int) []byte {
 // decode20String decodes a 2.0 page and renders the result as Arrow's String().
 func decode20String(t *testing.T, typ arrow.DataType, enc *enc20pb.ArrayEncoding, bufs [][]byte, n uint64) (string, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	b, err := encoding.NewBuilder(typ)
 	require.NoError(t, err)
@@ -313,7 +313,7 @@ func TestPackedStructValues21(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			b, err := encoding.NewBuilder(st)
 			require.NoError(t, err)
@@ -332,7 +332,7 @@ func TestPackedStructValues21(t *testing.T) {
 }
 
 func TestVariablePackedStructFullZip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	st := arrow.StructOf(
 		arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int16, Nullable: true},

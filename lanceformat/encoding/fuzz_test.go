@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc20pb"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc21pb"
@@ -24,7 +24,7 @@ const fuzzMaxRows = 1 << 10
 
 // finishFuzz builds the array (which may fail, but must not panic) and releases it.
 func finishFuzz(t *testing.T, b *encoding.Builder) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	if arr, err := b.FinishArray(mem); err == nil {
 		arr.Release()

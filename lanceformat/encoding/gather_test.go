@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 )
 
@@ -55,7 +56,7 @@ func TestAppendGather(t *testing.T) {
 		for _, bits := range []int{8, 16, 32, 64} {
 			for _, skew := range []int{0, 1} {
 				t.Run(tc.name, func(t *testing.T) {
-					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					mem := memtest.NewChecked(t)
 					defer mem.AssertSize(t, 0)
 					dict := buildFrom(t, mem, tc.typ, tc.dict)
 					b, err := encoding.NewBuilder(tc.typ)
@@ -137,7 +138,7 @@ func TestReserveIn(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			b, err := encoding.NewBuilder(tc.typ)
 			require.NoError(t, err)
@@ -177,7 +178,7 @@ func TestReserveInStrings(t *testing.T) {
 		{"released-unfinished", 40, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			b, err := encoding.NewBuilder(arrow.BinaryTypes.String)
 			require.NoError(t, err)

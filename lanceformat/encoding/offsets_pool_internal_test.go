@@ -6,8 +6,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flightd/flightd/internal/memtest"
 )
 
 func TestOffsetsClass(t *testing.T) {
@@ -55,7 +56,7 @@ func TestGetOffsetsKeepsContents(t *testing.T) {
 // builders, so the later ones get the earlier ones' (dirty) offsets slices back from the
 // pools, and checks every array's values.
 func TestPooledOffsetsReuse(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	tests := []struct {
 		name string

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/file"
 )
@@ -45,7 +45,7 @@ func TestReadOptInEncodings(t *testing.T) {
 	for _, c := range encodingCases(t) {
 		t.Run(c.Name+"/"+c.Version, func(t *testing.T) {
 			t.Parallel()
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			r, err := file.Open(ctx, dirStore{c.Dir}, c.DataFile)

@@ -4,8 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 )
 
@@ -34,7 +33,7 @@ func FuzzOpen(f *testing.F) {
 		if err != nil {
 			return
 		}
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memtest.NewChecked(t)
 		defer mem.AssertSize(t, 0)
 		var ids []int32
 		for _, fld := range r.Schema().Fields {

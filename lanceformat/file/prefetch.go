@@ -12,6 +12,7 @@ import (
 
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb/enc21pb"
+	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/schema"
 )
 
@@ -66,7 +67,38 @@ func (rc *readCtx) readAt(off, n uint64) ([]byte, error) {
 	if b, ok := rc.lookup(off, n); ok {
 		return b, nil
 	}
-	return rc.r.readAt(rc.ctx, off, n)
+	return rc.readPage(rc.ctx, off, n)
+}
+
+// readPage reads bytes [off, off+n) of the file into a page buffer that rc owns until
+// release (the end of the call). It is safe for concurrent use (prefetch reads in
+// parallel).
+func (rc *readCtx) readPage(ctx context.Context, off, n uint64) ([]byte, error) {
+	r := rc.r
+	if off > r.size || n > r.size-off {
+		return nil, fmt.Errorf("%w: read [%d, +%d) past the end (%d)", ErrCorruptFile, off, n, r.size)
+	}
+	buf, h := getPage(int(n))
+	rc.mu.Lock()
+	rc.pageBufs = append(rc.pageBufs, h)
+	rc.mu.Unlock()
+	b, err := lanceio.ReadInto(ctx, r.store, r.path, int64(off), buf)
+	if err != nil {
+		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
+	}
+	countRead(ctx, len(b))
+	return b, nil
+}
+
+// release gives the call's page buffers back to the pool. Nothing may use bytes read
+// through rc afterwards; arrays the call returned never point into them.
+func (rc *readCtx) release() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for _, h := range rc.pageBufs {
+		putPage(h)
+	}
+	rc.pageBufs, rc.blocks = nil, nil
 }
 
 // fetch reads the planned extents: sorted, merged across gaps up to coalesceGap, and read
@@ -100,7 +132,7 @@ func (rc *readCtx) fetch(want []Extent) error {
 	g.SetLimit(maxInFlight)
 	for i, e := range merged {
 		g.Go(func() error {
-			b, err := rc.r.readAt(ctx, e.Pos, e.Size)
+			b, err := rc.readPage(ctx, e.Pos, e.Size)
 			if err != nil {
 				return fmt.Errorf("prefetch: %w", err)
 			}

@@ -5,9 +5,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 )
 
@@ -30,7 +30,7 @@ func TestReadsOnlyWhatIsNeeded(t *testing.T) {
 			continue
 		}
 		t.Run(c.Version, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			st := &countingStore{dirStore: dirStore{c.Dir}}
@@ -63,7 +63,7 @@ func TestFullZipReadsOnlyTheRow(t *testing.T) {
 		}
 		for _, name := range []string{"vec_wide", "vec_wide_nulls", "s_long"} {
 			t.Run(c.Version+"/"+name, func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memtest.NewChecked(t)
 				defer mem.AssertSize(t, 0)
 				ctx := context.Background()
 				st := &countingStore{dirStore: dirStore{c.Dir}}

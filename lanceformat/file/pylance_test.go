@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/internal/testutil"
 	"github.com/flightd/flightd/lanceformat/file"
 )
@@ -113,7 +114,7 @@ func TestReadPylanceFiles(t *testing.T) {
 	for _, c := range generated(t) {
 		t.Run(c.Name+"/"+c.Version, func(t *testing.T) {
 			t.Parallel()
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			r, err := file.Open(ctx, dirStore{c.Dir}, c.DataFile)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -65,6 +66,7 @@ func (r *Reader) read(ctx context.Context, fieldIDs []int32, runs [][2]uint64,
 // readWith reads runs of the fields with rc, as read does.
 func (r *Reader) readWith(rc *readCtx, fieldIDs []int32, runs [][2]uint64,
 	mem memory.Allocator) (_ []arrow.Array, err error) {
+	defer rc.release()
 	out := make([]arrow.Array, 0, len(fieldIDs))
 	defer func() {
 		if err != nil {
@@ -132,6 +134,8 @@ type readCtx struct {
 	pages21  map[pageKey]*leafPage
 
 	blocks     [][]block                       // prefetched file bytes, one sorted list per fetch
+	mu         sync.Mutex                      // guards pageBufs (prefetch reads in parallel)
+	pageBufs   []*[]byte                       // page buffers read so far, pooled again by release
 	planned    map[pageKey]bool                // pages whose fixed extents are planned
 	chunkTabs  map[pageKey][]encoding.Chunk    // parsed mini-block chunk tables (Take and Cursor only)
 	miniBlocks map[pageKey]*encoding.MiniBlock // mini-block decoders with their dictionaries (Take and Cursor only)

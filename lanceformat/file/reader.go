@@ -18,6 +18,9 @@
 // lists, only the chunks that hold them. A Take of a 2.1+ file plans its reads before
 // decoding (prefetch.go): chunk tables first, then the chunks and rows they locate, each
 // round merged across small gaps and fetched with a bounded number of reads in flight.
+// Page bytes are read into buffers from a pool (pagepool.go; through the store's
+// lanceio.RangeIntoReader when it has one) that return to it when the call ends: decoding
+// copies out of them, so no returned array points into page bytes.
 // Errors wrap ErrCorruptFile (bad bytes) or
 // ErrNotSupported ("not supported yet: ..."): legacy v1 files, blob columns and layouts,
 // and the encodings named in the decoders' errors. Packed structs (packed.go) own one

@@ -22,6 +22,7 @@ func BenchmarkScanFile(b *testing.B) {
 	if path == "" {
 		b.Skip("FLIGHTD_SCAN_FILE is not set")
 	}
+	defer file.SetPoisonPageBuffers(file.SetPoisonPageBuffers(false)) // measure pooling
 	ctx := context.Background()
 	store := dirStore{filepath.Dir(path)}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

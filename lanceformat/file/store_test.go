@@ -17,24 +17,35 @@ type dirStore struct{ root string }
 
 var errReadOnly = errors.New("dirStore is read-only")
 
-func (s dirStore) ReadRange(_ context.Context, path string, off, n int64) ([]byte, error) {
-	f, err := os.Open(filepath.Join(s.root, path))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w", path, lanceio.ErrNotFound)
-		}
-		return nil, err
-	}
-	defer f.Close()
+func (s dirStore) ReadRange(ctx context.Context, path string, off, n int64) ([]byte, error) {
 	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, off); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read %s [%d,+%d): past the end", path, off, n)
-		}
+	if err := s.ReadRangeInto(ctx, path, off, buf); err != nil {
 		return nil, err
 	}
 	return buf, nil
 }
+
+// ReadRangeInto implements lanceio.RangeIntoReader, as the server's stores do.
+func (s dirStore) ReadRangeInto(_ context.Context, path string, off int64, buf []byte) error {
+	f, err := os.Open(filepath.Join(s.root, path))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", path, lanceio.ErrNotFound)
+		}
+		return err
+	}
+	defer f.Close()
+	if _, err := f.ReadAt(buf, off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("read %s [%d,+%d): past the end", path, off, len(buf))
+		}
+		return err
+	}
+	return nil
+}
+
+// rangeOnly hides a store's ReadRangeInto, so reads take lanceio.ReadInto's fallback.
+type rangeOnly struct{ lanceio.ObjectStore }
 
 func (s dirStore) Size(_ context.Context, path string) (int64, error) {
 	st, err := os.Stat(filepath.Join(s.root, path))

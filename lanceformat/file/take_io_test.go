@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/schema"
@@ -86,7 +87,7 @@ func TestTakeCoalescedReads(t *testing.T) {
 	}
 	for _, v := range []file.Version{file.V2_0, file.V2_1, file.V2_2} {
 		t.Run(v.String(), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			sc, err := schema.FromArrow(takeSchema, 0)

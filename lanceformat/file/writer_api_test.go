@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/schema"
 )
@@ -45,7 +46,7 @@ func TestWriterFileInfo(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.version.String(), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			sc, err := schema.FromArrow(nestedSchema, 0)
@@ -83,7 +84,7 @@ func TestWriterFileInfo(t *testing.T) {
 
 func TestWriterErrors(t *testing.T) {
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	sc, err := schema.FromArrow(nestedSchema, 0)
 	require.NoError(t, err)
@@ -219,7 +220,7 @@ func TestWriterEmptyFile(t *testing.T) {
 
 func TestWriterKeepsMetadata(t *testing.T) {
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	fmd := arrow.NewMetadata([]string{"lance-encoding:compression"}, []string{"zstd"})
 	smd := arrow.NewMetadata([]string{"owner"}, []string{"flightd"})

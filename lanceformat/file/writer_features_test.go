@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/schema"
@@ -116,7 +117,7 @@ func fillFeature(b array.Builder, col, batch, i int) {
 // dictionary columns to 2.1 and 2.2 files (two batches with different dictionaries, large
 // and small pages) and checks our reader and pylance read them back equal, types included.
 func TestWriterFeatures(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	if d := os.Getenv("LANCE_WRITER_KEEP"); d != "" {
@@ -235,7 +236,7 @@ func TestWriterRejectsUnknownCompression(t *testing.T) {
 // a struct) to a 2.2 file and checks pylance and our reader (full reads, ranges and takes)
 // read them back equal, types included.
 func TestWriterMap(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	mt := arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)
@@ -340,7 +341,7 @@ func randomDictType(rng *rand.Rand) arrow.DataType {
 // settings, mixed with Arrow dictionary columns (alone or in lists; 2.1+), to 2.0, 2.1 and
 // 2.2 files, and checks our reader and pylance read them back equal.
 func TestWriterFeaturesRandom(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	if d := os.Getenv("LANCE_WRITER_KEEP"); d != "" {
@@ -422,7 +423,7 @@ func writeRandomFeatureFile(t *testing.T, dir string, seed uint64, v file.Versio
 // TestWriter20Zstd checks lance-encoding:compression=zstd shrinks the string bytes of a 2.0
 // file (as pylance's 2.0 writer does) and the file still reads back equal in both readers.
 func TestWriter20Zstd(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	sizes := map[string]uint64{}

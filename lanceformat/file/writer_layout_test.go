@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 	"github.com/flightd/flightd/lanceformat/schema"
@@ -23,7 +23,7 @@ import (
 func TestWriterLayoutInvariants(t *testing.T) {
 	for _, v := range writerVersions {
 		t.Run(v.String(), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			rng := rand.New(rand.NewPCG(7, uint64(v)))

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/schema"
@@ -271,7 +272,7 @@ func writerPython(t *testing.T) string {
 // version) and checks that both our reader and pylance's LanceFileReader read them back
 // equal to the input.
 func TestWriterRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	if d := os.Getenv("LANCE_WRITER_KEEP"); d != "" {
@@ -363,7 +364,7 @@ func FuzzWriterRoundTrip(f *testing.F) {
 	f.Add(uint64(1002), uint8(1))
 	f.Add(uint64(1003), uint8(2))
 	f.Fuzz(func(t *testing.T, seed uint64, v uint8) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memtest.NewChecked(t)
 		defer mem.AssertSize(t, 0)
 		writeRandomFile(t, t.TempDir(), seed, writerVersions[int(v)%len(writerVersions)], mem)
 	})

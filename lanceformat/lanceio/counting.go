@@ -38,6 +38,17 @@ func (c *CountingStore) ReadRange(ctx context.Context, path string, off, n int64
 	return b, err
 }
 
+// ReadRangeInto implements RangeIntoReader: it reads into buf through the wrapped store's
+// ReadRangeInto when it has one (copying from ReadRange otherwise), counting like ReadRange.
+func (c *CountingStore) ReadRangeInto(ctx context.Context, path string, off int64, buf []byte) error {
+	c.requests.Add(1)
+	if err := readIntoBuf(ctx, c.inner, path, off, buf); err != nil {
+		return err
+	}
+	c.bytes.Add(int64(len(buf)))
+	return nil
+}
+
 // Size implements ObjectStore.
 func (c *CountingStore) Size(ctx context.Context, path string) (int64, error) {
 	c.requests.Add(1)
@@ -65,4 +76,7 @@ func (c *CountingStore) Delete(ctx context.Context, path string) error {
 	return c.inner.Delete(ctx, path)
 }
 
-var _ ObjectStore = (*CountingStore)(nil)
+var (
+	_ ObjectStore     = (*CountingStore)(nil)
+	_ RangeIntoReader = (*CountingStore)(nil)
+)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
@@ -74,7 +75,7 @@ func basedDatasets(t *testing.T, mem memory.Allocator) (dst *table.Dataset, srcD
 func TestCommitsAndCleanupWithBases(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ds, srcDir, dstDir := basedDatasets(t, mem)
 	srcFiles := append(listFiles(t, srcDir, "data"), listFiles(t, srcDir, "_deletions")...)

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -38,7 +38,7 @@ func listFiles(t *testing.T, dir, sub string) []string {
 // latest or a tagged version needs, nor anything newer than the bound.
 func TestCleanupKeepsLatestAndTagged(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, dir := newDataset(t)
@@ -91,7 +91,7 @@ func release(bs ...arrow.RecordBatch) {
 // not support them yet (restore) are refused.
 func TestLargeDeleteWritesBitmapAndFlagsRefused(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, dir := newDataset(t)

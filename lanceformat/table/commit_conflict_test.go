@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/schema"
 	"github.com/flightd/flightd/lanceformat/table"
@@ -162,7 +163,7 @@ func TestConcurrentOperationConflicts(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memtest.NewChecked(t)
 				defer mem.AssertSize(t, 0)
 				ctx := context.Background()
 				ds, dir := newDataset(parent)

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -22,7 +22,7 @@ import (
 // gapless, deletes of the same fragment are merged.
 func TestConcurrentAppendsAndDeletes(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, dir := newDataset(t)
@@ -114,7 +114,7 @@ func TestCommitRetriesAreBounded(t *testing.T) {
 			s, _ := newLinkStore(t)
 			rs := &raceStore{ObjectStore: s}
 			ds := table.OpenDataset(rs, "tbl.lance")
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			b := idNameBatch(mem, 0, 3)
 			defer b.Release()

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -30,7 +30,7 @@ lance.dataset(uri, version=1).delete("id = 3")
 // of a fragment we rewrote (pylance retries retryable conflicts of deletes itself).
 func TestPylanceRebasesOverOurCommits(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, dir := newDataset(t)

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -41,7 +41,7 @@ func TestEncodeDeletionArrowRoundTrip(t *testing.T) {
 // TestTransactionsRecorded: every commit records its transaction in _transactions/, named
 // after the version it was built on, with the operation it performed.
 func TestTransactionsRecorded(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, dir := newDataset(t)
@@ -87,7 +87,7 @@ func prefixes(ss []string, n int) []string {
 // transaction cannot be checked for conflicts, so committing past it is refused as
 // retryable (as Lance does), and a re-planned commit succeeds.
 func TestVersionWithoutTransactionIsRetryable(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, _ := newDataset(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -146,7 +147,7 @@ func writeDeletionIPC(t testing.TB, mem memory.Allocator, typ arrow.DataType, va
 }
 
 func TestDecodeDeletionArrow(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	cases := []struct {
 		name    string

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -99,7 +99,7 @@ func TestCreateIndexOp(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			ds, dir := newDataset(t)
@@ -129,7 +129,7 @@ func TestCreateIndexOp(t *testing.T) {
 // TestCreateIndexDrop adds two segments of one index and removes both in one commit.
 func TestCreateIndexDrop(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, _ := newDataset(t)

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -17,7 +17,7 @@ import (
 // the updated rows' ids.
 func TestStableRowIDCommits(t *testing.T) {
 	t.Parallel()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	ds, _ := newDataset(t)

@@ -61,9 +61,10 @@ func testPutReadSize(ctx context.Context, t *testing.T, s lanceio.ObjectStore, r
 	require.Empty(t, got)
 }
 
+// testReadRangeBounds checks ranged reads at the edges of an object, through ReadRange and,
+// for stores that have it, lanceio.RangeIntoReader's ReadRangeInto (into a buffer holding
+// stale bytes). Data files (.lance) are read too: stores may keep their handles open.
 func testReadRangeBounds(ctx context.Context, t *testing.T, s lanceio.ObjectStore, root string) {
-	p := root + "digits"
-	require.NoError(t, s.Put(ctx, p, []byte("0123456789")))
 	cases := []struct {
 		off, n  int64
 		want    string
@@ -79,14 +80,33 @@ func testReadRangeBounds(ctx context.Context, t *testing.T, s lanceio.ObjectStor
 		{20, 1, "", true},
 		{-1, 2, "", true},
 	}
-	for _, c := range cases {
-		got, err := s.ReadRange(ctx, p, c.off, c.n)
-		if c.wantErr {
-			require.Error(t, err, "off %d n %d", c.off, c.n)
-			continue
+	into, hasInto := s.(lanceio.RangeIntoReader)
+	for _, name := range []string{"digits", "digits.lance"} {
+		p := root + name
+		require.NoError(t, s.Put(ctx, p, []byte("0123456789")))
+		for _, c := range cases {
+			got, err := s.ReadRange(ctx, p, c.off, c.n)
+			if c.wantErr {
+				require.Error(t, err, "%s off %d n %d", name, c.off, c.n)
+			} else {
+				require.NoError(t, err, "%s off %d n %d", name, c.off, c.n)
+				require.Equal(t, c.want, string(got), "%s off %d n %d", name, c.off, c.n)
+			}
+			if !hasInto || c.n < 0 {
+				continue
+			}
+			buf := bytes.Repeat([]byte{'x'}, int(c.n))
+			err = into.ReadRangeInto(ctx, p, c.off, buf)
+			if c.wantErr {
+				require.Error(t, err, "into: %s off %d n %d", name, c.off, c.n)
+				continue
+			}
+			require.NoError(t, err, "into: %s off %d n %d", name, c.off, c.n)
+			require.Equal(t, c.want, string(buf), "into: %s off %d n %d", name, c.off, c.n)
 		}
-		require.NoError(t, err, "off %d n %d", c.off, c.n)
-		require.Equal(t, c.want, string(got), "off %d n %d", c.off, c.n)
+		if hasInto {
+			require.ErrorIs(t, into.ReadRangeInto(ctx, root+"missing"+name, 0, make([]byte, 1)), lanceio.ErrNotFound)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/internal/testutil"
 )
 
@@ -71,7 +72,7 @@ func TestSharedFixturesMatchPylance(t *testing.T) {
 				return
 			}
 			require.NoError(t, gotErr)
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			want := readIPC(t, mem, out)
 			require.Equal(t, want, got)
@@ -112,7 +113,7 @@ func scanFixture(t *testing.T, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	cols := make([]int, tbl.Schema().NumFields())
 	for i := range cols {

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/lanceformat/file/legacy"
 	"github.com/flightd/flightd/lanceformat/internal/lancepb"
 	"github.com/flightd/flightd/lanceformat/schema"
@@ -46,7 +46,7 @@ func FuzzOpenRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memtest.NewChecked(t)
 		defer mem.AssertSize(t, 0)
 		n := min(r.NumRows(), 1<<12)
 		for _, id := range []int32{0, 1, 2} {

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/internal/blobstore"
+	"github.com/flightd/flightd/internal/memtest"
 	"github.com/flightd/flightd/internal/testutil"
 )
 
@@ -52,7 +52,7 @@ func TestPylanceLegacyTypes(t *testing.T) {
 	require.NoError(t, err, string(b))
 	dirs := []string{filepath.Join(root, "plain.lance"), filepath.Join(root, "deleted.lance")}
 	outs := dumpPylance(t, dirs)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	for i, dir := range dirs {
 		want := readIPC(t, mem, outs[i])
@@ -84,7 +84,7 @@ func scanMorsel(t *testing.T, dir string, m catalog.Morsel) []string {
 	require.NoError(t, err)
 	tbl, err := lancecat.New(store).LoadTable(ctx, "t", catalog.VersionRef{})
 	require.NoError(t, err)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memtest.NewChecked(t)
 	defer mem.AssertSize(t, 0)
 	cols := make([]int, tbl.Schema().NumFields())
 	for i := range cols {

@@ -20,20 +20,32 @@ import (
 type DirStore struct{ Root string }
 
 // ReadRange reads n bytes at off of object p.
-func (s DirStore) ReadRange(_ context.Context, p string, off, n int64) ([]byte, error) {
-	f, err := os.Open(filepath.Join(s.Root, p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", p, lanceio.ErrNotFound)
+func (s DirStore) ReadRange(ctx context.Context, p string, off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 {
+		return nil, fmt.Errorf("read %s: invalid range offset %d length %d", p, off, n)
 	}
-	if err != nil {
+	buf := make([]byte, n)
+	if err := s.ReadRangeInto(ctx, p, off, buf); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, off); err != nil {
-		return nil, fmt.Errorf("read %s [%d,+%d): %w", p, off, n, err)
-	}
 	return buf, nil
+}
+
+// ReadRangeInto implements lanceio.RangeIntoReader: it reads len(buf) bytes at off of
+// object p into buf.
+func (s DirStore) ReadRangeInto(_ context.Context, p string, off int64, buf []byte) error {
+	f, err := os.Open(filepath.Join(s.Root, p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", p, lanceio.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.ReadAt(buf, off); err != nil {
+		return fmt.Errorf("read %s [%d,+%d): %w", p, off, len(buf), err)
+	}
+	return nil
 }
 
 // Size is the size of object p.
