@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -263,4 +264,44 @@ func checkIndexPlans(b *testing.B, p *indexPeer, addr, uri string, c indexCase, 
 	}
 	b.Logf("flightd EXPLAIN ANALYZE:\n%s", ours.Text)
 	return analyzeReadBytes(ours.Text), analyzeReadBytes(plain.Text)
+}
+
+// processCPU is the user and system CPU time this process has used.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkIndexLookupFlightd runs only flightd's side of BenchmarkIndexLookup, with an
+// arrow-go Flight SQL client in the same process, so that -cpuprofile and -trace show
+// flightd's costs alone (no Python peer). One sub-benchmark per query; b.N queries each.
+func BenchmarkIndexLookupFlightd(b *testing.B) {
+	rows := indexRows(b)
+	root := indexData(b, rows)
+	addr, _ := loadServer(b, root)
+	cl := dialLoad(b, addr)
+	defer cl.Close()
+	ctx := context.Background()
+	for _, c := range indexCases(rows) {
+		b.Run(c.name, func(b *testing.B) {
+			sql := "SELECT * FROM ix WHERE " + c.where
+			var got int64
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				n, err := runQuery(ctx, cl, sql)
+				if err != nil {
+					b.Fatalf("%s: %v", sql, err)
+				}
+				got = n
+			}
+			if got == 0 {
+				b.Fatalf("%s returned no rows", sql)
+			}
+			// CPU time is steadier than wall time on a loaded machine.
+			b.ReportMetric((processCPU(b)-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
 }

@@ -50,6 +50,11 @@ type snapshotIndexes struct {
 	mu     sync.Mutex
 	listed bool
 	usable []*usableIndex
+
+	// Stable row ids (index_rowids.go): where each row id lives, built on first use.
+	idsMu  sync.Mutex
+	ids    *idMap
+	idsErr error
 }
 
 // usableIndex is one searchable index over a top-level column.
@@ -131,11 +136,6 @@ func (t *Table) usableIndexes(ctx context.Context) []*usableIndex {
 // listUsable lists the manifest's indexes and keeps the usable ones. Only cancellation is
 // an error; other failures are logged once and leave the snapshot without indexes.
 func (t *Table) listUsable(ctx context.Context) ([]*usableIndex, error) {
-	if t.m.Proto.GetReaderFeatureFlags()&table.FlagStableRowIDs != 0 {
-		warnOnce(t.ds.Path("")+"#stable-row-ids", "lancecat: scalar indexes not used (not supported yet: indexes of tables with stable row ids)",
-			"table", t.name, "version", t.Version())
-		return nil, nil
-	}
 	infos, err := index.List(ctx, t.ds, t.m)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -238,6 +238,9 @@ func (t *Table) search(ctx context.Context, u *usableIndex, q index.Query) (inde
 		return index.Result{Kind: index.NotAnswerable, Reason: "index unusable"}, nil
 	}
 	res, err := ix.Search(ctx, q)
+	if err == nil && t.stableIDs() {
+		res, err = t.mapStableIDs(ctx, res) // index_rowids.go
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return index.Result{}, ctx.Err()

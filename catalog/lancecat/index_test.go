@@ -404,7 +404,8 @@ func TestIndexMorsels(t *testing.T) {
 		Values: []scalar.Scalar{scalar.NewInt64Scalar(10), scalar.NewInt64Scalar(999_999)}}
 	ms, err := tbl.Morsels(ctx, catalog.ScanRequest{Columns: []int{id}, Limit: -1, Index: &catalog.IndexFilter{Expr: e}})
 	require.NoError(t, err)
-	require.Equal(t, []catalog.Morsel{{Fragment: 0, Start: 0, End: 250_000}, {Fragment: 3, Start: 0, End: 250_000}}, ms)
+	// Only the fragments holding the two rows, and in them only the selected rows.
+	require.Equal(t, []catalog.Morsel{{Fragment: 0, Start: 10, End: 11}, {Fragment: 3, Start: 249_999, End: 250_000}}, ms)
 	all, err := tbl.Morsels(ctx, catalog.ScanRequest{Columns: []int{id}, Limit: -1})
 	require.NoError(t, err)
 	require.Len(t, all, 4)

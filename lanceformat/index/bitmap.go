@@ -17,7 +17,8 @@ import (
 const labelListNullsKey = "lance:label_list_nulls"
 
 // bitmapIndex reads a Bitmap or LabelList segment (§8.2, §8.3): the keys are loaded at
-// open; the bitmaps of the keys a query needs are read per query.
+// open; the bitmaps of the keys a query needs are read when first needed and kept, decoded,
+// in the page cache (cache.go).
 type bitmapIndex struct {
 	typ   Type
 	store lanceio.ObjectStore
@@ -28,7 +29,8 @@ type bitmapIndex struct {
 	covered   []uint32
 	mem       memory.Allocator
 	keys      []value
-	bitmaps   int32 // field id of the bitmaps column
+	bitmaps   int32  // field id of the bitmaps column
+	owner     uint64 // this segment's bitmaps in the page cache, by key row
 }
 
 func openBitmap(ctx context.Context, store lanceio.ObjectStore, dir string, t Type, covered []uint32,
@@ -41,7 +43,8 @@ func openBitmap(ctx context.Context, store lanceio.ObjectStore, dir string, t Ty
 	if err != nil {
 		return nil, err
 	}
-	b := &bitmapIndex{typ: t, store: store, listNulls: -1, file: r, covered: covered, mem: mem, bitmaps: ids[0]}
+	b := &bitmapIndex{typ: t, store: store, listNulls: -1, file: r, covered: covered, mem: mem, bitmaps: ids[0],
+		owner: newCacheOwner()}
 	if v, ok := r.Schema().Metadata[labelListNullsKey]; ok && t == TypeLabelList {
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil {
@@ -153,12 +156,24 @@ func (b *bitmapIndex) searchLabels(ctx context.Context, q Query) (Result, error)
 	return out, nil
 }
 
-// load reads and decodes the bitmaps of the given key rows (ascending).
+// load returns the decoded bitmaps of the given key rows (ascending): from the page cache
+// when there, else read (the missing ones in one Take), decoded and cached. The returned
+// sets are shared with the cache: callers must not modify them.
 func (b *bitmapIndex) load(ctx context.Context, rows []uint64) ([]*RowSet, error) {
-	if len(rows) == 0 {
-		return nil, nil
+	out := make([]*RowSet, len(rows))
+	var missing []uint64
+	var at []int // positions in rows of missing
+	for i, r := range rows {
+		if v, ok := pages.get(cacheKey{b.owner, r}); ok {
+			out[i] = v.(*RowSet)
+		} else {
+			missing, at = append(missing, r), append(at, i)
+		}
 	}
-	arrs, err := b.file.Take(ctx, []int32{b.bitmaps}, rows, b.mem)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	arrs, err := b.file.Take(ctx, []int32{b.bitmaps}, missing, b.mem)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", b.file.Path(), wrapFileErr(err))
 	}
@@ -167,15 +182,15 @@ func (b *bitmapIndex) load(ctx context.Context, rows []uint64) ([]*RowSet, error
 	if !ok {
 		return nil, corrupt("%s: bitmaps is %s, want binary", b.file.Path(), arrs[0].DataType())
 	}
-	out := make([]*RowSet, bin.Len())
-	for i := range out {
-		if bin.IsNull(i) {
-			out[i] = NewRowSet()
-			continue
+	for i := range missing {
+		set := NewRowSet()
+		if !bin.IsNull(i) {
+			if set, err = DecodeRowTreeMap(bin.Value(i)); err != nil {
+				return nil, fmt.Errorf("%s: key row %d: %w", b.file.Path(), missing[i], err)
+			}
 		}
-		if out[i], err = DecodeRowTreeMap(bin.Value(i)); err != nil {
-			return nil, fmt.Errorf("%s: key row %d: %w", b.file.Path(), rows[i], err)
-		}
+		out[at[i]] = set
+		pages.add(cacheKey{b.owner, missing[i]}, set, set.cost())
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -25,7 +24,7 @@ type btreePage struct {
 }
 
 // btreeIndex reads a BTree segment (§8.1): page_lookup is loaded at open, page_data pages
-// are read per query.
+// are read when a query first needs them and kept in the page cache (cache.go).
 type btreeIndex struct {
 	store     lanceio.ObjectStore
 	dir       string
@@ -33,6 +32,8 @@ type btreeIndex struct {
 	mem       memory.Allocator
 	pages     []btreePage
 	batchSize uint64
+
+	owner uint64 // this segment's entries in the page cache
 
 	mu   sync.Mutex
 	data *file.Reader // opened on first use
@@ -44,7 +45,8 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 	if err != nil {
 		return nil, err
 	}
-	b := &btreeIndex{store: store, dir: dir, covered: covered, mem: mem, batchSize: defaultBTreeBatch}
+	b := &btreeIndex{store: store, dir: dir, covered: covered, mem: mem, batchSize: defaultBTreeBatch,
+		owner: newCacheOwner()}
 	if s, ok := r.Schema().Metadata["batch_size"]; ok {
 		n, err := strconv.ParseUint(s, 10, 32)
 		if err != nil || n == 0 {
@@ -75,7 +77,9 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 
 func (b *btreeIndex) Type() Type { return TypeBTree }
 
-// Search reads the pages whose range overlaps the query and filters their rows.
+// Search filters the rows of the pages whose range overlaps the query. Pages come from the
+// page cache when there; the missing ones are read from page_data, runs of consecutive
+// pages (a range query's) in one read of up to maxPagesPerRead pages, and cached.
 func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
 	p, err := compile(q)
 	if err != nil {
@@ -85,32 +89,14 @@ func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
 	if p.empty() {
 		return out, nil
 	}
-	// Matching pages with consecutive page numbers (a range query's) are read together: one
-	// read per run of up to maxPagesPerRead pages instead of one per page.
-	first, n := uint32(0), uint32(0)
-	flush := func() error {
-		if n == 0 {
-			return nil
-		}
-		err := b.searchPages(ctx, first, first+n, p, out.Rows)
-		n = 0
-		return err
-	}
+	var want []uint32
 	for _, pg := range b.pages {
-		if !b.pageMayMatch(pg, p) {
-			continue
+		if b.pageMayMatch(pg, p) {
+			want = append(want, pg.idx)
 		}
-		if n > 0 && (pg.idx != first+n || n == maxPagesPerRead) {
-			if err := flush(); err != nil {
-				return Result{}, err
-			}
-		}
-		if n == 0 {
-			first = pg.idx
-		}
-		n++
 	}
-	if err := flush(); err != nil {
+	add := rowAdder{set: out.Rows}
+	if err := b.eachPage(ctx, want, func(pd *btreePageRows) { pd.filter(p, &add) }); err != nil {
 		return Result{}, err
 	}
 	out.Rows.normalize()
@@ -137,27 +123,69 @@ func (b *btreeIndex) pageMayMatch(pg btreePage, p plan) bool {
 	return false
 }
 
-// searchPages reads pages [k, kEnd) of page_data and adds their matching row ids to rows.
-func (b *btreeIndex) searchPages(ctx context.Context, k, kEnd uint32, p plan, rows *RowSet) error {
+// eachPage calls fn with each decoded page numbered in want (ascending page numbers): the
+// cached ones first, then the others, read in runs of consecutive pages and cached. At most
+// one run is held in memory besides the cache.
+func (b *btreeIndex) eachPage(ctx context.Context, want []uint32, fn func(*btreePageRows)) error {
+	var missing []uint32
+	for _, k := range want {
+		if v, ok := pages.get(cacheKey{b.owner, uint64(k)}); ok {
+			fn(v.(*btreePageRows))
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	for len(missing) > 0 {
+		n := 1
+		for n < len(missing) && n < maxPagesPerRead && missing[n] == missing[0]+uint32(n) {
+			n++
+		}
+		run, err := b.readPages(ctx, missing[0], missing[0]+uint32(n))
+		if err != nil {
+			return err
+		}
+		for j, pd := range run {
+			pages.add(cacheKey{b.owner, uint64(missing[j])}, pd, pd.cost())
+			fn(pd)
+		}
+		missing = missing[n:]
+	}
+	return nil
+}
+
+// readPages reads and decodes pages [k, kEnd) of page_data.
+func (b *btreeIndex) readPages(ctx context.Context, k, kEnd uint32) ([]*btreePageRows, error) {
 	data, err := b.dataFile(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	start := uint64(k) * b.batchSize
 	end := min(uint64(kEnd)*b.batchSize, data.NumRows())
 	if start >= end {
-		return corrupt("%s: page %d starts at row %d of %d", data.Path(), k, start, data.NumRows())
+		return nil, corrupt("%s: page %d starts at row %d of %d", data.Path(), k, start, data.NumRows())
 	}
 	arrs, err := readColumns(ctx, data, start, end, b.mem, "values", "ids")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer releaseAll(arrs)
 	ids, ok := arrs[1].(*array.Uint64)
 	if !ok {
-		return corrupt("%s: ids is %s, want uint64", data.Path(), arrs[1].DataType())
+		return nil, corrupt("%s: ids is %s, want uint64", data.Path(), arrs[1].DataType())
 	}
-	return filterPage(arrs[0], ids, p, rows)
+	if ids.NullN() > 0 {
+		return nil, corrupt("%s: null row id in btree page data", data.Path())
+	}
+	out := make([]*btreePageRows, 0, kEnd-k)
+	for lo := uint64(0); lo < end-start; lo += b.batchSize {
+		hi := min(lo+b.batchSize, end-start)
+		pd, err := decodePageRows(arrs[0], ids, int(lo), int(hi))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pd)
+	}
+	return out, nil
 }
 
 // dataFile opens page_data.lance on first use (a failed open is retried next time).
@@ -172,26 +200,6 @@ func (b *btreeIndex) dataFile(ctx context.Context) (*file.Reader, error) {
 		b.data = r
 	}
 	return b.data, nil
-}
-
-// filterPage adds ids[i] to rows for each values[i] that matches p.
-func filterPage(values arrow.Array, ids *array.Uint64, p plan, rows *RowSet) error {
-	if ok, err := filterInt64Page(values, ids, p, rows); ok || err != nil {
-		return err
-	}
-	for i := 0; i < values.Len(); i++ {
-		v, ok := valueAt(values, i)
-		if !ok {
-			return notSupported("btree over %s", values.DataType())
-		}
-		if p.match(v) {
-			if ids.IsNull(i) {
-				return corrupt("null row id in btree page data")
-			}
-			rows.add(ids.Value(i))
-		}
-	}
-	return nil
 }
 
 // String describes the segment for debugging.

@@ -1,11 +1,78 @@
 package index
 
 import (
+	"bytes"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
+
+// btreePageRows is one decoded page of a BTree's page_data, in Go memory only (it is kept
+// in the page cache): int64 keys without nulls (the usual key column) as ints, any other
+// keys normalized as vals; ids are the rows' addresses.
+type btreePageRows struct {
+	ints []int64
+	vals []value
+	ids  []uint64
+}
+
+// decodePageRows copies rows [lo, hi) of a page_data read.
+func decodePageRows(values arrow.Array, ids *array.Uint64, lo, hi int) (*btreePageRows, error) {
+	pd := &btreePageRows{ids: slices.Clone(ids.Uint64Values()[lo:hi])}
+	if vs, ok := values.(*array.Int64); ok && vs.DataType().ID() == arrow.INT64 && vs.NullN() == 0 {
+		pd.ints = slices.Clone(vs.Int64Values()[lo:hi])
+		return pd, nil
+	}
+	pd.vals = make([]value, hi-lo)
+	for i := lo; i < hi; i++ {
+		v, ok := valueAt(values, i)
+		if !ok {
+			return nil, notSupported("btree over %s", values.DataType())
+		}
+		v.b = bytes.Clone(v.b) // valueAt aliases the Arrow buffer
+		pd.vals[i-lo] = v
+	}
+	return pd, nil
+}
+
+// cost is the page's size estimate for the page cache.
+func (pd *btreePageRows) cost() int64 {
+	n := 8*len(pd.ids) + 8*len(pd.ints) + 48*len(pd.vals)
+	for _, v := range pd.vals {
+		n += len(v.b)
+	}
+	return int64(n) + 64
+}
+
+// filter adds the ids of the rows matching p.
+func (pd *btreePageRows) filter(p plan, add *rowAdder) {
+	if pd.ints != nil {
+		if spans, ok := int64Spans(p); ok {
+			for i, v := range pd.ints {
+				for _, sp := range spans {
+					if v >= sp.lo && v <= sp.hi {
+						add.add(pd.ids[i])
+						break
+					}
+				}
+			}
+			return
+		}
+		for i, v := range pd.ints {
+			if p.match(value{kind: kInt, i: v}) {
+				add.add(pd.ids[i])
+			}
+		}
+		return
+	}
+	for i, v := range pd.vals {
+		if p.match(v) {
+			add.add(pd.ids[i])
+		}
+	}
+}
 
 // int64Span is an inclusive range of int64 values.
 type int64Span struct{ lo, hi int64 }
@@ -43,43 +110,6 @@ func int64Spans(p plan) ([]int64Span, bool) {
 		out = append(out, sp)
 	}
 	return out, true
-}
-
-// filterInt64Page is filterPage for int64 values (the usual key column) and int64 bounds,
-// without normalizing each value; ok is false when it does not apply.
-func filterInt64Page(values arrow.Array, ids *array.Uint64, p plan, rows *RowSet) (bool, error) {
-	vs, isInt := values.(*array.Int64)
-	if !isInt || vs.DataType().ID() != arrow.INT64 {
-		return false, nil
-	}
-	spans, ok := int64Spans(p)
-	if !ok {
-		return false, nil
-	}
-	raw, idv := vs.Int64Values(), ids.Uint64Values()
-	hasNulls := vs.NullN() > 0
-	add := rowAdder{set: rows}
-	for i, v := range raw {
-		match := false
-		if hasNulls && vs.IsNull(i) {
-			match = p.nulls
-		} else {
-			for _, sp := range spans {
-				if v >= sp.lo && v <= sp.hi {
-					match = true
-					break
-				}
-			}
-		}
-		if !match {
-			continue
-		}
-		if ids.IsNull(i) {
-			return true, corrupt("null row id in btree page data")
-		}
-		add.add(idv[i])
-	}
-	return true, nil
 }
 
 // rowAdder adds addresses to a RowSet, remembering the last fragment's entry (index pages

@@ -38,15 +38,13 @@ type Index interface {
 
 // Open opens every segment of info (an index of manifest m) for searching. It reads only
 // small lookup structures; page data is read per query. mem allocates the transient Arrow
-// arrays read from index files.
+// arrays read from index files. On datasets with stable row ids (table.FlagStableRowIDs)
+// the index files hold row ids, not addresses: Exact results are then sets of row ids
+// (RowSet's "fragment" is the id's high 32 bits) that the caller maps to addresses through
+// the fragments' row id sequences, and AtMost zones do not apply.
 func Open(ctx context.Context, ds *table.Dataset, m *table.Manifest, info Info, mem memory.Allocator) (Index, error) {
 	if !info.Type.Supported() {
 		return nil, fmt.Errorf("open index %q: %w", info.Name, notSupported("searching %s indices", info.Type))
-	}
-	if m.Proto.GetReaderFeatureFlags()&table.FlagStableRowIDs != 0 {
-		// The ids in the index files are then stable row ids, which need the fragments'
-		// row-id sequences to become addresses.
-		return nil, fmt.Errorf("open index %q: %w", info.Name, notSupported("indices of datasets with stable row ids"))
 	}
 	if len(info.Fields) != 1 {
 		return nil, fmt.Errorf("open index %q: %w", info.Name, notSupported("indices over %d fields", len(info.Fields)))

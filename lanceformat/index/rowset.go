@@ -66,6 +66,15 @@ func (s *RowSet) Offsets(frag uint32) []uint32 {
 	return nil
 }
 
+// cost is the set's size estimate for the page cache.
+func (s *RowSet) cost() int64 {
+	n := 48
+	for _, fr := range s.frags {
+		n += 64 + 4*len(fr.rows)
+	}
+	return int64(n)
+}
+
 // Contains reports whether addr is a member.
 func (s *RowSet) Contains(addr uint64) bool {
 	fr := s.frags[uint32(addr>>32)]

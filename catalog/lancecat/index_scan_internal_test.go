@@ -1,0 +1,71 @@
+package lancecat
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flightd/flightd/catalog"
+)
+
+// An index scan's morsels span only selected rows, pickedMorselRows of them each, or an
+// eighth of the fragment's selection when that is more.
+func TestSelectedMorsels(t *testing.T) {
+	const k = pickedMorselRows
+	rr := func(s, e int64) catalog.RowRange { return catalog.RowRange{Start: s, End: e} }
+	m := func(s, e int64) catalog.Morsel { return catalog.Morsel{Fragment: 7, Start: s, End: e} }
+	cases := []struct {
+		name string
+		in   []catalog.RowRange
+		want []catalog.Morsel
+	}{
+		{"none", nil, nil},
+		{"one row", []catalog.RowRange{rr(5, 6)}, []catalog.Morsel{m(5, 6)}},
+		{"scattered rows in one morsel", []catalog.RowRange{rr(5, 6), rr(900, 901), rr(70000, 70001)},
+			[]catalog.Morsel{m(5, 70001)}},
+		{"a long range is cut", []catalog.RowRange{rr(100, 100+2*k+3)},
+			[]catalog.Morsel{m(100, 100+k), m(100+k, 100+2*k), m(100+2*k, 100+2*k+3)}},
+		{"cut inside the second range", []catalog.RowRange{rr(0, k-2), rr(k+10, k+20)},
+			[]catalog.Morsel{m(0, k+12), m(k+12, k+20)}},
+		{"exactly full", []catalog.RowRange{rr(0, k-1), rr(k+5, k+6)}, []catalog.Morsel{m(0, k+6)}},
+		{"a large selection is cut in maxPickedMorsels", []catalog.RowRange{rr(0, 20*k)},
+			[]catalog.Morsel{m(0, 5*k/2), m(5*k/2, 5*k), m(5*k, 15*k/2), m(15*k/2, 10*k),
+				m(10*k, 25*k/2), m(25*k/2, 15*k), m(15*k, 35*k/2), m(35*k/2, 20*k)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := selectedMorsels(7, c.in)
+			require.Equal(t, c.want, got)
+			var n int64
+			for _, r := range c.in {
+				n += r.End - r.Start
+			}
+			var covered int64
+			for _, mo := range got {
+				for _, r := range c.in {
+					covered += max(0, min(r.End, mo.End)-max(r.Start, mo.Start))
+				}
+			}
+			require.Equal(t, n, covered, "every selected row in exactly one morsel")
+		})
+	}
+}
+
+// pickRows' window of a morsel holds exactly the selected rows inside it.
+func TestRowPickerWindow(t *testing.T) {
+	rs := []catalog.RowRange{{Start: 0, End: 3}, {Start: 10, End: 20}, {Start: 40, End: 41}}
+	cases := []struct {
+		start, end int64
+		want       []uint64
+	}{
+		{0, 41, []uint64{0, 1, 2, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 40}},
+		{2, 12, []uint64{2, 10, 11}},
+		{19, 40, []uint64{19}},
+		{20, 40, nil},
+		{40, 100, []uint64{40}},
+	}
+	for _, c := range cases {
+		p := &rowPicker{ranges: windowRanges(rs, catalog.Morsel{Start: c.start, End: c.end})}
+		require.Equal(t, c.want, p.take(100, nil), "morsel [%d,%d)", c.start, c.end)
+	}
+}
