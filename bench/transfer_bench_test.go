@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -14,6 +18,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/flightd/flightd/flightsrv"
 )
 
 // transferSQL is the large result of the transfer benchmark: every lineitem row and column.
@@ -82,7 +88,7 @@ func fetchBatches(ctx context.Context, b *testing.B, addr, sql string, mem memor
 // startSynthetic serves batches from a plain Flight server on 127.0.0.1:0.
 func startSynthetic(b *testing.B, sc *arrow.Schema, batches []arrow.RecordBatch) string {
 	b.Helper()
-	s := flight.NewServerWithMiddleware(nil)
+	s := flight.NewServerWithMiddleware(nil, flightsrv.ServerOptions()...)
 	if err := s.Init("127.0.0.1:0"); err != nil {
 		b.Fatal(err)
 	}
@@ -123,10 +129,15 @@ func BenchmarkFlightTransfer(b *testing.B) {
 	p := startPeer(b)
 	tkt := hex.EncodeToString(syntheticTicket)
 	var ps pairs
+	var cpu transferCPU
 	var nbytes int64
 	for b.Loop() {
-		ours := p.mustCall(b, map[string]any{"op": "flightsql", "addr": addr, "sql": transferSQL})
-		ceil := p.mustCall(b, map[string]any{"op": "flight_doget", "addr": synth, "ticket": tkt})
+		ours := cpu.measure(p, &cpu.ours, func() peerReply {
+			return p.mustCall(b, map[string]any{"op": "flightsql", "addr": addr, "sql": transferSQL})
+		})
+		ceil := cpu.measure(p, &cpu.theirs, func() peerReply {
+			return p.mustCall(b, map[string]any{"op": "flight_doget", "addr": synth, "ticket": tkt})
+		})
 		if ours.Rows != rows || ceil.Rows != rows {
 			b.Fatalf("rows: flightd %d, synthetic %d, want %d", ours.Rows, ceil.Rows, rows)
 		}
@@ -138,4 +149,66 @@ func BenchmarkFlightTransfer(b *testing.B) {
 	b.ReportMetric(mt.Seconds()/mo.Seconds(), "throughput-ratio")
 	b.ReportMetric(float64(nbytes)/mo.Seconds()/1e6, "flightd-MB/s")
 	b.ReportMetric(float64(nbytes)/mt.Seconds()/1e6, "synthetic-MB/s")
+	cpu.report(b)
+}
+
+// transferCPU collects the CPU time (user + system, from /proc) each side of the transfer
+// used per call: the server (this process: flightd or the synthetic server, whichever is
+// serving) and the client (the Python peer). On two cores both compete for the same CPUs,
+// so these show what a transfer costs independently of the machine's load.
+type transferCPU struct {
+	ours, theirs struct{ server, client []time.Duration }
+	missing      bool // /proc is not readable: no CPU metrics
+}
+
+// measure runs call and adds the CPU each process used during it to side.
+func (c *transferCPU) measure(p *peer, side *struct{ server, client []time.Duration }, call func() peerReply) peerReply {
+	s0, e0 := procCPU("self")
+	c0, e1 := procCPU(strconv.Itoa(p.cmd.Process.Pid))
+	r := call()
+	s1, e2 := procCPU("self")
+	c1, e3 := procCPU(strconv.Itoa(p.cmd.Process.Pid))
+	if e0 != nil || e1 != nil || e2 != nil || e3 != nil {
+		c.missing = true
+		return r
+	}
+	side.server = append(side.server, s1-s0)
+	side.client = append(side.client, c1-c0)
+	return r
+}
+
+// report records the median CPU per transfer of each process for each side.
+func (c *transferCPU) report(b *testing.B) {
+	if c.missing || len(c.ours.server) == 0 {
+		return
+	}
+	ms := func(ds []time.Duration) float64 { return median(ds).Seconds() * 1e3 }
+	b.ReportMetric(ms(c.ours.server), "flightd-cpu-ms")
+	b.ReportMetric(ms(c.ours.client), "flightd-client-cpu-ms")
+	b.ReportMetric(ms(c.theirs.server), "synthetic-cpu-ms")
+	b.ReportMetric(ms(c.theirs.client), "synthetic-client-cpu-ms")
+}
+
+// procCPU reads the user + system CPU time of process pid ("self" for this one) from
+// /proc/<pid>/stat, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+func procCPU(pid string) (time.Duration, error) {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("read cpu time of %s: %w", pid, err)
+	}
+	// Fields after the parenthesized command name: state is field 3, utime 14, stime 15.
+	rest := string(data)
+	if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0, fmt.Errorf("parse %s/stat: %d fields", pid, len(f))
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("parse %s/stat: %q %q", pid, f[11], f[12])
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

@@ -21,9 +21,14 @@ import (
 // fails, which is what happens whenever a client closes a stream early (DBeaver's preview
 // reads 200 rows and hangs up): every such query leaked one batch. Statement tickets (all of
 // flightd's query results) are streamed here instead; everything else goes to the router.
+//
+// Results go out as wireMsgs (sendwire.go) when the gRPC server has sendCodec (wire is
+// set: ServerOptions) and the schema has no dictionaries; otherwise through arrow-go's
+// Flight writer.
 type flightService struct {
 	flight.FlightServer
-	srv *Server
+	srv  *Server
+	wire bool
 }
 
 // DoGet streams a statement ticket's results, releasing every batch whatever happens. The
@@ -52,7 +57,9 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 }
 
 // send writes the chunks of ch to the client. When ctx is cancelled it returns the cause
-// (CancelFlightInfo, shutdown or the client's own cancellation).
+// (CancelFlightInfo, shutdown or the client's own cancellation). On the wireMsg path it
+// returns once the transport has written (or dropped) the batches it still held, so that
+// every batch is released by then.
 func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch <-chan flight.StreamChunk) error {
 	defer func() { // the producer stops on ctx; drain whatever it still sends
 		for chunk := range ch {
@@ -63,8 +70,19 @@ func (f *flightService) send(ctx context.Context, stream flight.FlightService_Do
 	}()
 	alloc := newSendAllocator(f.srv.env.Mem)
 	defer alloc.close()
-	wr := flight.NewRecordWriter(stream, ipc.WithSchema(sc), ipc.WithAllocator(alloc))
-	defer wr.Close()
+	var out batchSender
+	if !f.wire || hasDictionary(sc) { // arrow-go's writer tracks and emits dictionary batches
+		wr := flight.NewRecordWriter(stream, ipc.WithSchema(sc), ipc.WithAllocator(alloc))
+		defer wr.Close()
+		out = writerSender{wr}
+	} else {
+		ws := newWireSender(ctx, stream, sc, alloc)
+		defer ws.finish()
+		if err := ws.start(); err != nil {
+			return fmt.Errorf("send results: %w", err)
+		}
+		out = ws
+	}
 	for {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -83,14 +101,26 @@ func (f *flightService) send(ctx context.Context, stream flight.FlightService_Do
 				return chunk.Err
 			}
 			rows := chunk.Data.NumRows()
-			err := wr.Write(chunk.Data)
-			chunk.Data.Release()
-			if err != nil {
+			if err := out.send(chunk.Data); err != nil {
 				return fmt.Errorf("send results: %w", err)
 			}
 			noteRows(ctx, rows)
 		}
 	}
+}
+
+// batchSender writes one DoGet's batches; send takes ownership of the batch.
+type batchSender interface {
+	send(batch arrow.RecordBatch) error
+}
+
+// writerSender sends through arrow-go's Flight record writer (which copies each body).
+type writerSender struct{ wr *flight.Writer }
+
+func (w writerSender) send(batch arrow.RecordBatch) error {
+	err := w.wr.Write(batch)
+	batch.Release()
+	return err
 }
 
 // statementTicketCmd adapts the protobuf ticket to flightsql.StatementQueryTicket.

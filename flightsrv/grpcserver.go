@@ -11,6 +11,26 @@ import (
 	"google.golang.org/grpc"
 )
 
+// writeBufferSize is the transport's write buffer per connection: results go out in
+// writes of up to this many bytes instead of gRPC's default 32 KiB (32 times fewer write
+// syscalls). In the transfer benchmark it saved a few percent of the server's and the
+// client's CPU per GB (bench/RESULTS.md §4). The buffer is pooled between connections
+// (SharedWriteBuffer), so idle connections do not each hold one.
+const writeBufferSize = 1 << 20
+
+// ServerOptions returns the gRPC server options that shape flightd's data transfer: the
+// codec that sends DoGet results without copying them into message buffers (sendCodec;
+// every other message is protobuf as usual) and the write buffer. NewFlightServer uses
+// them; a reference server measured against flightd (the transfer benchmark's synthetic
+// Flight server) should too.
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.ForceServerCodecV2(newSendCodec()),
+		grpc.WriteBufferSize(writeBufferSize),
+		grpc.SharedWriteBuffer(true),
+	}
+}
+
 // grpcServer is a flight.Server that can also be stopped hard (Stop), which Drain needs for
 // clients that stop reading: a graceful stop waits for them forever. It is what arrow-go's
 // flight.NewServerWithMiddleware builds, without arrow-go's own auth-handler interceptors

@@ -129,12 +129,12 @@ func (s *Server) NewFlightServer() flight.Server {
 	}
 	mw = append(mw, sessionMiddleware()...)
 	mw = append(mw, versionMiddleware())
-	opts := []grpc.ServerOption{grpc.MaxRecvMsgSize(s.maxRecvSize)}
+	opts := append(ServerOptions(), grpc.MaxRecvMsgSize(s.maxRecvSize))
 	if s.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 	}
 	fs := newGRPCServer(mw, opts...)
-	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s})
+	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s, wire: true})
 	return fs
 }
 

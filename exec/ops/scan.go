@@ -98,6 +98,9 @@ func (s *Scan) Open(ctx context.Context) error {
 		return fmt.Errorf("scan %s: list morsels: %w", s.table.Name(), err)
 	}
 	s.morsels = s.keepShard(ms)
+	if s.env.Parallelism > 1 && s.req.Index == nil {
+		s.morsels = splitMorsels(s.morsels, slotBatches*int64(s.env.BatchSize))
+	}
 	if s.env.Parallelism > 1 && len(s.morsels) > 1 {
 		s.wctx, s.cancel = context.WithCancel(ctx)
 		s.group = &errgroup.Group{}
@@ -106,6 +109,36 @@ func (s *Scan) Open(ctx context.Context) error {
 	}
 	return nil
 }
+
+// splitMorsels cuts each morsel into ranges of about rows rows (at most maxSplit of them,
+// longer if the morsel is longer). Next consumes the workers' output in morsel order, so a
+// worker ahead of the consumer can only fill its slot and wait: with the catalog's morsels
+// (a whole Lance fragment, 1Mi rows, 64 batches) one worker decoded while the others sat on
+// full slots, and a scan read about as fast as one core could decode. Ranges of one slot's
+// worth of batches keep every worker busy while the consumer keeps up. (Index scans keep
+// the catalog's morsels: they are shaped by the rows the index selected.)
+func splitMorsels(ms []catalog.Morsel, rows int64) []catalog.Morsel {
+	if rows <= 0 {
+		return ms
+	}
+	out := make([]catalog.Morsel, 0, len(ms))
+	for _, m := range ms {
+		n := m.End - m.Start
+		pieces := min(maxSplit, (n+rows-1)/rows)
+		if pieces <= 1 {
+			out = append(out, m)
+			continue
+		}
+		step := (n + pieces - 1) / pieces
+		for start := m.Start; start < m.End; start += step {
+			out = append(out, catalog.Morsel{Fragment: m.Fragment, Start: start, End: min(start+step, m.End)})
+		}
+	}
+	return out
+}
+
+// maxSplit bounds the ranges splitMorsels makes of one morsel.
+const maxSplit = 64
 
 // keepShard returns the morsels of the scan's shard (position i in the table's list kept
 // when Shard.Keeps(i)).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -272,5 +273,68 @@ func TestScanStreamsLargeMorsels(t *testing.T) {
 				require.NoError(t, op.Close())
 			})
 		}
+	}
+}
+
+// concurrencyTable tracks how many of its readers are open at once; each reader's batch
+// takes a few milliseconds, as a decode would.
+type concurrencyTable struct {
+	*memcat.Table
+	open, most atomic.Int32
+}
+
+func (c *concurrencyTable) Scan(ctx context.Context, req catalog.ScanRequest, m catalog.Morsel, mem memory.Allocator) (catalog.RecordReader, error) {
+	rd, err := c.Table.Scan(ctx, req, m, mem)
+	if err != nil {
+		return nil, err
+	}
+	n := c.open.Add(1)
+	for {
+		old := c.most.Load()
+		if n <= old || c.most.CompareAndSwap(old, n) {
+			break
+		}
+	}
+	return &slowReader{RecordReader: rd, t: c}, nil
+}
+
+type slowReader struct {
+	catalog.RecordReader
+	t      *concurrencyTable
+	closed bool
+}
+
+func (r *slowReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	time.Sleep(3 * time.Millisecond)
+	return r.RecordReader.Next(ctx)
+}
+
+func (r *slowReader) Close() error {
+	if !r.closed {
+		r.closed = true
+		r.t.open.Add(-1)
+	}
+	return r.RecordReader.Close()
+}
+
+// One large morsel is read by every worker at once, in ranges of a slot's worth of
+// batches, and still comes out in table order.
+func TestScanSplitsLargeMorsels(t *testing.T) {
+	rows := scanRows(400)
+	for _, par := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("par=%d", par), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			cat, tbl := newScanTable(t, mem, rows, 400, 400) // one fragment, one morsel
+			defer cat.Release()
+			ct := &concurrencyTable{Table: tbl.Table}
+			op := ops.NewScan(plan.NewScan(ct, []int{0, 1, 2}), exec.Env{Mem: mem, BatchSize: 10, Parallelism: par})
+			out, err := exec.Collect(context.Background(), op)
+			require.NoError(t, err)
+			defer releaseAll(out)
+			exectest.RequireRows(t, rows, exectest.ToRows(out), true)
+			require.Equal(t, int32(par), ct.most.Load())
+			require.Zero(t, ct.open.Load())
+		})
 	}
 }
