@@ -20,7 +20,10 @@ import (
 // NaN matches NaN and -0.0 matches 0.0, as in DuckDB. The residual condition is evaluated
 // on the key-matching pairs. Left-side key types must equal the right-side ones (the
 // binder casts them). The build side is held in memory, reserved (its batches and its hash
-// table) against the query's memory pool; it does not spill.
+// table) against the query's memory pool; it does not spill. Integer-like keys go into a
+// flat open-addressing index built on several goroutines (hash_join_table.go); semi and
+// anti joins over a small left input build on it instead (hash_join_flip.go); joins of a
+// parallel pipeline share one build side (NewSharedHashJoin, hash_join_shared.go).
 type HashJoin struct {
 	left, right exec.Operator
 	spec        JoinSpec
@@ -28,12 +31,22 @@ type HashJoin struct {
 	core        *joinCore
 	built       bool
 	res         *exec.Reservation
+	// probe is the input streamed through the hash table: left, or right once the join
+	// has flipped (hash_join_flip.go); a replay of left when the flip was tried and
+	// abandoned.
+	probe exec.Operator
+	// flipLimit is the largest left input that is built on (-1: never).
+	flipLimit int64
+	// shared is the build side when it is shared with other joins (right is then nil).
+	shared *HashBuild
+	closed bool
 }
 
 // NewHashJoin builds a hash join of left and right; spec must have at least one key pair.
 func NewHashJoin(left, right exec.Operator, spec JoinSpec, env exec.Env) *HashJoin {
 	env = env.WithDefaults()
-	return &HashJoin{left: left, right: right, spec: spec, env: env, res: newReservation(env, "hash join build")}
+	return &HashJoin{left: left, right: right, spec: spec, env: env, res: newReservation(env, "hash join build"),
+		flipLimit: defaultFlipLimit}
 }
 
 // Schema implements exec.Operator.
@@ -49,7 +62,7 @@ func (h *HashJoin) Open(ctx context.Context) error {
 			return dberr.New(dberr.Internal, "hash join key %d: left type %s, right type %s", i, lk.Type(), rt)
 		}
 	}
-	core, err := newJoinCore(h.spec, h.left.Schema(), h.right.Schema(), h.env)
+	core, err := newJoinCore(h.spec, h.left.Schema(), h.rightSchema(), h.env)
 	if err != nil {
 		return err
 	}
@@ -64,7 +77,18 @@ func (h *HashJoin) Open(ctx context.Context) error {
 	if err := h.left.Open(ctx); err != nil {
 		return err
 	}
+	if h.shared != nil {
+		return nil // the first user of the build opens its input
+	}
 	return h.right.Open(ctx)
+}
+
+// rightSchema is the schema of the right input (shared or not).
+func (h *HashJoin) rightSchema() *arrow.Schema {
+	if h.shared != nil {
+		return h.shared.right.Schema()
+	}
+	return h.right.Schema()
 }
 
 // sameKeyType reports whether keys of types a and b encode alike.
@@ -84,59 +108,93 @@ func (h *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
-	return h.core.next(ctx, h.left)
+	return h.core.next(ctx, h.probe)
 }
 
 func (h *HashJoin) build(ctx context.Context) error {
+	h.probe = h.left
+	if h.shared != nil {
+		b, ht, err := h.shared.get(ctx)
+		if err != nil {
+			return err
+		}
+		h.core.setBuild(b, h.rightSchema())
+		h.core.src.(*hashSource).ht = ht
+		return nil
+	}
+	if h.canFlip() {
+		if flipped, err := h.tryFlip(ctx); flipped || err != nil {
+			return err
+		}
+	}
 	b, err := drainConcat(ctx, h.right, h.env, h.res)
 	if err != nil {
 		return err
 	}
 	h.core.setBuild(b, h.right.Schema())
-	ht, err := newHashTable(ctx, h.core.build, h.spec, h.env)
+	ht, err := newHashTable(ctx, h.core.build, h.spec.RightKeys, h.env)
 	if err != nil {
 		return err
 	}
 	src := h.core.src.(*hashSource)
 	src.ht = ht
-	return h.res.TryGrow(int64(ht.rows) * (mapEntryBytes + 4))
+
+	return h.res.TryGrow(ht.bytes())
 }
 
 // Close implements exec.Operator.
 func (h *HashJoin) Close() error {
+	if h.closed {
+		return nil
+	}
+	h.closed = true
 	h.res.Free()
+	if r, ok := h.probe.(*replay); ok {
+		_ = r.Close() // releases batches only
+	}
 	if h.core != nil {
 		h.core.close()
 		if src, ok := h.core.src.(*hashSource); ok && src.ht != nil {
-			releaseArrays(src.ht.keyCols)
+			if h.shared == nil {
+				releaseArrays(src.ht.keyCols)
+			}
 			src.ht = nil
 		}
 	}
 	errL := h.left.Close()
-	errR := h.right.Close()
+	var errR error
+	if h.shared != nil {
+		errR = h.shared.release()
+	} else {
+		errR = h.right.Close()
+	}
 	if errL != nil {
 		return errL
 	}
 	return errR
 }
 
-// hashTable maps the encoded keys of the build rows to chains of build rows.
+// hashTable maps the keys of the build rows to chains of build rows: through a flatIndex
+// when every key is integer-like, else through a map of encoded keys.
 type hashTable struct {
-	heads    map[string]int32 // encoded key → last build row with it
-	next     []int32          // build row → previous build row with the same key, or -1
+	flat     *flatIndex       // integer-like keys
+	heads    map[string]int32 // other keys: encoded key → last build row with it
+	next     []int32          // build row → next build row in its chain, or -1
 	nullRows []int32          // build rows with a NULL key
 	keyCols  []arrow.Array    // build key columns (owned)
 	keyEnc   []kernel.KeyEncoder
 	rows     int
 }
 
-func newHashTable(ctx context.Context, build arrow.RecordBatch, spec JoinSpec, env exec.Env) (*hashTable, error) {
-	evals, err := expr.CompileAll(spec.RightKeys, env.Mem)
+// newHashTable indexes the rows of build on keys (expressions over build).
+func newHashTable(ctx context.Context, build arrow.RecordBatch, keys []plan.Expr, env exec.Env) (*hashTable, error) {
+	evals, err := expr.CompileAll(keys, env.Mem)
 	if err != nil {
 		return nil, err
 	}
 	n := int(build.NumRows())
-	ht := &hashTable{heads: make(map[string]int32, n), next: make([]int32, n), rows: n}
+	ht := &hashTable{next: make([]int32, n), rows: n}
+	flat := true
 	for _, ev := range evals {
 		col, err := ev.Eval(ctx, build)
 		if err != nil {
@@ -150,9 +208,52 @@ func newHashTable(ctx context.Context, build arrow.RecordBatch, spec JoinSpec, e
 			return nil, fmt.Errorf("hash join build key: %w", err)
 		}
 		ht.keyEnc = append(ht.keyEnc, enc)
+		flat = flat && flatKeyType(col.DataType())
 	}
+	if flat {
+		if err := ht.indexFlat(ctx, env.Parallelism); err != nil {
+			releaseArrays(ht.keyCols)
+			return nil, err
+		}
+		return ht, nil
+	}
+	ht.indexMap()
+	return ht, nil
+}
+
+// indexFlat builds the flat index (integer-like keys) with up to workers goroutines.
+func (ht *hashTable) indexFlat(ctx context.Context, workers int) error {
+	var isNull []bool
+	for _, c := range ht.keyCols {
+		if c.NullN() == 0 {
+			continue
+		}
+		if isNull == nil {
+			isNull = make([]bool, ht.rows)
+		}
+		for i := range ht.rows {
+			isNull[i] = isNull[i] || c.IsNull(i)
+		}
+	}
+	for i, null := range isNull {
+		if null {
+			ht.nullRows = append(ht.nullRows, int32(i))
+			ht.next[i] = -1
+		}
+	}
+	ix, err := newFlatIndex(ctx, ht.keyCols, ht.next, isNull, workers)
+	if err != nil {
+		return err
+	}
+	ht.flat = ix
+	return nil
+}
+
+// indexMap builds the map of encoded keys (any key type).
+func (ht *hashTable) indexMap() {
+	ht.heads = make(map[string]int32, ht.rows)
 	var buf []byte
-	for i := range n {
+	for i := range ht.rows {
 		var ok bool
 		buf, ok = encodeRow(buf[:0], ht.keyCols, ht.keyEnc, i)
 		if !ok {
@@ -167,7 +268,15 @@ func newHashTable(ctx context.Context, build arrow.RecordBatch, spec JoinSpec, e
 		ht.next[i] = prev
 		ht.heads[string(buf)] = int32(i)
 	}
-	return ht, nil
+}
+
+// bytes is the memory the table holds besides the build batch.
+func (ht *hashTable) bytes() int64 {
+	n := int64(ht.rows) * 4
+	if ht.flat != nil {
+		return n + ht.flat.bytes()
+	}
+	return n + int64(len(ht.heads))*mapEntryBytes
 }
 
 // encodeRow appends the encoding of row i's keys; ok is false when a key is NULL.
@@ -192,6 +301,9 @@ type hashSource struct {
 	row   int
 	pos   int32
 	buf   []byte
+	// flat index probes: the key values widened to int64 and their hashes
+	ikeys  [][]int64
+	hashes []uint64
 	// firstOnly yields at most one pair per left row.
 	firstOnly bool
 }
@@ -211,7 +323,47 @@ func (s *hashSource) probe(ctx context.Context, b arrow.RecordBatch) error {
 		s.enc = append(s.enc, enc)
 	}
 	n := int(b.NumRows())
-	s.heads, s.null = s.heads[:0], s.null[:0]
+	s.heads, s.null = resetInt32s(s.heads, n), resetBools(s.null, n)
+	if s.ht.flat != nil {
+		s.probeFlat(n)
+	} else {
+		s.probeMap(n)
+	}
+	s.row, s.pos = 0, s.heads[0]
+	s.skipOther()
+	return nil
+}
+
+// probeFlat looks the batch's n rows up in the flat index.
+func (s *hashSource) probeFlat(n int) {
+	if cap(s.ikeys) < len(s.keys) {
+		s.ikeys = make([][]int64, len(s.keys))
+	}
+	s.ikeys = s.ikeys[:len(s.keys)]
+	for k, c := range s.keys {
+		s.ikeys[k] = int64Values(c, s.ikeys[k])
+		if c.NullN() > 0 {
+			for i := range n {
+				s.null[i] = s.null[i] || c.IsNull(i)
+			}
+		}
+	}
+	if cap(s.hashes) < n {
+		s.hashes = make([]uint64, n)
+	}
+	s.hashes = s.hashes[:n]
+	hashKeys(s.ikeys, s.hashes)
+	for i, h := range s.hashes {
+		if s.null[i] {
+			s.heads[i] = -1
+			continue
+		}
+		s.heads[i] = s.ht.flat.lookup(h)
+	}
+}
+
+// probeMap looks the batch's n rows up in the map of encoded keys.
+func (s *hashSource) probeMap(n int) {
 	for i := range n {
 		var ok bool
 		s.buf, ok = encodeRow(s.buf[:0], s.keys, s.enc, i)
@@ -222,11 +374,27 @@ func (s *hashSource) probe(ctx context.Context, b arrow.RecordBatch) error {
 		if !found {
 			head = -1
 		}
-		s.heads = append(s.heads, head)
-		s.null = append(s.null, !ok)
+		s.heads[i] = head
+		s.null[i] = !ok
 	}
-	s.row, s.pos = 0, s.heads[0]
-	return nil
+}
+
+func resetInt32s(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// skipOther advances s.pos past build rows whose keys differ from the current row's (only
+// with a flat index over several keys, whose chains hold every row of one hash).
+func (s *hashSource) skipOther() {
+	if s.ht.flat == nil || len(s.ikeys) < 2 {
+		return
+	}
+	for s.pos >= 0 && !s.ht.flat.sameKeys(s.ikeys, s.row, s.pos) {
+		s.pos = s.ht.next[s.pos]
+	}
 }
 
 func (s *hashSource) pairs(l, r []int32, limit int) ([]int32, []int32, bool) {
@@ -241,10 +409,12 @@ func (s *hashSource) pairs(l, r []int32, limit int) ([]int32, []int32, bool) {
 			if s.firstOnly {
 				s.pos = -1
 			}
+			s.skipOther()
 		}
 		s.row++
 		if s.row < n {
 			s.pos = s.heads[s.row]
+			s.skipOther()
 		}
 	}
 	return l, r, true

@@ -56,8 +56,12 @@ type joinCore struct {
 	// mark joins (nested-loop joins, where the condition is the comparison). In hash joins
 	// only NULL keys do; a NULL residual condition filters the pair out, as a WHERE does.
 	nullCondIsNull bool
-	build          arrow.RecordBatch // the whole right input
+	build          arrow.RecordBatch // the whole right input (left when flipped)
 	src            pairSource
+	// flipped: the hash table is on the left input and the right input is probed; pairs
+	// are (right row, left row) and the left rows are emitted at the end (semi and anti
+	// joins, hash_join_flip.go).
+	flipped bool
 
 	buildMatched []bool // right and full joins
 	cur          arrow.RecordBatch
@@ -100,11 +104,7 @@ func (c *joinCore) emitsPairs() bool {
 // setBuild hands the build side (owned) to the core; nil means an empty build side.
 func (c *joinCore) setBuild(b arrow.RecordBatch, right *arrow.Schema) {
 	if b == nil {
-		cols := make([]arrow.Array, right.NumFields())
-		for i, f := range right.Fields() {
-			cols[i] = array.MakeArrayOfNull(c.env.Mem, f.Type, 0)
-		}
-		b = newBatchOwned(right, cols, 0)
+		b = emptyBatch(right, c.env)
 	}
 	c.build = b
 	if c.typ == plan.RightJoin || c.typ == plan.FullJoin {
@@ -281,16 +281,15 @@ func (c *joinCore) pairBatch(ctx context.Context, l, r []int32) (arrow.RecordBat
 	}
 	defer rb.Release()
 	cols := append(append([]arrow.Array{}, lb.Columns()...), rb.Columns()...)
+	if c.flipped {
+		cols = append(append(cols[:0], rb.Columns()...), lb.Columns()...)
+	}
 	return newBatch(c.pairSchema, cols, int64(len(l))), nil
 }
 
 // takeRows returns the rows of b at the positions rows.
 func takeRows(ctx context.Context, env exec.Env, b arrow.RecordBatch, rows []int32) (arrow.RecordBatch, error) {
-	idx := kernel.NewFixed[int32](env.Mem, arrow.PrimitiveTypes.Int32, len(rows))
-	copy(idx.Values, rows)
-	arr := idx.Finish()
-	defer arr.Release()
-	return expr.TakeBatch(ctx, env.Mem, b, arr)
+	return takeSel(ctx, env.Mem, b, rows)
 }
 
 // push queues an output batch (owned), split to the batch size; empty batches are dropped.
@@ -308,6 +307,9 @@ func (c *joinCore) push(b arrow.RecordBatch) {
 
 // finishBatch emits what the current left batch contributes beyond its matching pairs.
 func (c *joinCore) finishBatch(ctx context.Context) error {
+	if c.flipped {
+		return nil
+	}
 	switch c.typ {
 	case plan.LeftJoin, plan.FullJoin:
 		return c.emitLeftRows(ctx, false, true)
@@ -403,6 +405,9 @@ func (c *joinCore) checkNullKeys(ctx context.Context) error {
 // finishBuild emits the unmatched build rows of right and full joins, with NULL left
 // columns, once the left input is exhausted.
 func (c *joinCore) finishBuild(ctx context.Context) error {
+	if c.flipped {
+		return c.finishFlipped(ctx)
+	}
 	if c.buildMatched == nil {
 		return nil
 	}
@@ -426,6 +431,11 @@ func (c *joinCore) finishBuild(ctx context.Context) error {
 	defer releaseArrays(nulls)
 	c.push(newBatch(c.schema, append(nulls, rb.Columns()...), int64(len(rows))))
 	return nil
+}
+
+// emptyBatch returns a batch of schema s without rows.
+func emptyBatch(s *arrow.Schema, env exec.Env) arrow.RecordBatch {
+	return newBatchOwned(s, nullColumns(env, s, 0), 0)
 }
 
 // nullColumns returns one all-NULL column of n rows per field of s.

@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -41,11 +42,23 @@ func joinSpec(jt joinTest, ls, rs *arrow.Schema) ops.JoinSpec {
 }
 
 func newJoin(left, right exec.Operator, spec ops.JoinSpec, env exec.Env) exec.Operator {
+	return newJoinFlip(left, right, spec, env, -1)
+}
+
+// newJoinFlip is newJoin with the hash join's flip limit (semi and anti joins build on
+// left inputs of at most flip rows; -1: never).
+func newJoinFlip(left, right exec.Operator, spec ops.JoinSpec, env exec.Env, flip int64) exec.Operator {
 	if len(spec.LeftKeys) == 0 {
 		return ops.NewNestedLoopJoin(left, right, spec, env)
 	}
-	return ops.NewHashJoin(left, right, spec, env)
+	h := ops.NewHashJoin(left, right, spec, env)
+	ops.SetFlipLimit(h, flip)
+	return h
 }
+
+// flipLimits are the flip limits runJoin tries: never, after one or two rows read (the
+// rows read are replayed) and always (the fixture is small).
+var flipLimits = []int64{-1, 1, 1 << 20}
 
 // fixedSource returns a source over rows in batches of env's batch size.
 func fixedSource(t *testing.T, env exec.Env, s *arrow.Schema, rows exectest.Rows) *exectest.Source {
@@ -59,18 +72,24 @@ func fixedSource(t *testing.T, env exec.Env, s *arrow.Schema, rows exectest.Rows
 func runJoin(t *testing.T, jt joinTest) {
 	t.Helper()
 	spec := joinSpec(jt, lSchema, rSchema)
-	exectest.Run(t, exectest.Case{
-		Name: jt.name + "/probe", Schema: lSchema, Input: lRows, Expected: jt.want,
-		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
-			return newJoin(in, fixedSource(t, env, rSchema, rRows), spec, env), nil
-		},
-	})
-	exectest.Run(t, exectest.Case{
-		Name: jt.name + "/build", Schema: rSchema, Input: rRows, Expected: jt.want,
-		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
-			return newJoin(fixedSource(t, env, lSchema, lRows), in, spec, env), nil
-		},
-	})
+	for _, flip := range flipLimits {
+		name := fmt.Sprintf("%s/flip=%d", jt.name, flip)
+		exectest.Run(t, exectest.Case{
+			Name: name + "/probe", Schema: lSchema, Input: lRows, Expected: jt.want,
+			Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
+				return newJoinFlip(in, fixedSource(t, env, rSchema, rRows), spec, env, flip), nil
+			},
+		})
+		exectest.Run(t, exectest.Case{
+			Name: name + "/build", Schema: rSchema, Input: rRows, Expected: jt.want,
+			Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
+				return newJoinFlip(fixedSource(t, env, lSchema, lRows), in, spec, env, flip), nil
+			},
+		})
+		if jt.typ != plan.SemiJoin && jt.typ != plan.AntiJoin {
+			return
+		}
+	}
 }
 
 var (
@@ -158,6 +177,10 @@ func TestJoinEmptySides(t *testing.T) {
 		{"left-empty-build", plan.LeftJoin, true, lRows[:2], nil, exectest.Rows{{1, "x", nil, nil}, {2, "y", nil, nil}}},
 		{"mark-empty-build", plan.MarkJoin, true, lRows[3:], nil, exectest.Rows{{nil, "n", false}, {5, nil, false}}},
 		{"anti-empty-build", plan.AntiJoin, false, lRows[3:], nil, lRows[3:]},
+		{"anti-empty-build-hash", plan.AntiJoin, true, lRows, nil, lRows},
+		{"semi-empty-build-hash", plan.SemiJoin, true, lRows, nil, nil},
+		{"semi-empty-probe-hash", plan.SemiJoin, true, nil, rRows, nil},
+		{"anti-empty-probe-hash", plan.AntiJoin, true, nil, rRows, nil},
 		{"right-empty-probe", plan.RightJoin, true, nil, rRows[:1], exectest.Rows{{nil, nil, 2, "p"}}},
 		{"full-empty-probe-nl", plan.FullJoin, false, nil, rRows[:1], exectest.Rows{{nil, nil, 2, "p"}}},
 		{"inner-both-empty", plan.InnerJoin, true, nil, nil, nil},
@@ -169,12 +192,14 @@ func TestJoinEmptySides(t *testing.T) {
 		}
 		spec := joinSpec(jt, lSchema, rSchema)
 		rr := c.rRows
-		exectest.Run(t, exectest.Case{
-			Name: c.name, Schema: lSchema, Input: c.lRows, Expected: c.want,
-			Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
-				return newJoin(in, fixedSource(t, env, rSchema, rr), spec, env), nil
-			},
-		})
+		for _, flip := range []int64{-1, 1 << 20} {
+			exectest.Run(t, exectest.Case{
+				Name: fmt.Sprintf("%s/flip=%d", c.name, flip), Schema: lSchema, Input: c.lRows, Expected: c.want,
+				Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
+					return newJoinFlip(in, fixedSource(t, env, rSchema, rr), spec, env, flip), nil
+				},
+			})
+		}
 	}
 }
 

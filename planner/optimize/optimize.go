@@ -7,6 +7,10 @@
 //	                  cross join + equality filter becomes an inner join with keys
 //	rules_join_order.go join ordering: regions of inner joins are reordered from
 //	                  cardinality estimates (plan.Estimator), smaller input on the build side
+//	rules_semi.go     semi and anti joins move below projections and into the input of
+//	                  an inner join that holds their keys, when it is estimated smaller
+//	rules_reduce.go   an aggregate joined on its group keys reads only the rows whose keys
+//	                  the other side can hold (semi-join reduction, small key sources only)
 //	rules_project.go  projection pushdown: every node keeps only the columns its parents
 //	                  use, through joins, down to Scan.Columns (an empty list for count(*))
 //	rules_index.go    scalar indexes: the indexable conjuncts of a scan's filter become
@@ -35,6 +39,8 @@ func Optimize(n plan.Node) plan.Node { return OptimizeContext(context.Background
 func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
 	n = pushFilters(n)
 	n = reorderJoins(n)
+	n = pushSemiJoins(n)
+	n = reduceAggregates(n)
 	n = pruneColumns(n)
 	n = pushLimits(n)
 	n = useIndexes(ctx, n)
