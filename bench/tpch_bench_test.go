@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flightd/flightd/catalog/lancecat"
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/flightsrv"
+	"github.com/flightd/flightd/internal/blobstore"
 )
 
 // tpchResult is one query's outcome: medians of each engine, or why flightd could not run it.
@@ -177,4 +185,55 @@ func oneLine(s string) string {
 		s = s[:200] + "…"
 	}
 	return s
+}
+
+// BenchmarkTPCHInProcess runs the 22 TPC-H queries through flightsrv.Server.Execute (planner
+// and executor, no Flight transport, no peer), one sub-benchmark per query, for profiling
+// the executor: `go test -run '^$' -bench 'TPCHInProcess/q0[16]$' -cpuprofile cpu.out`.
+// Besides wall time it reports cpu-ms/op, the process's CPU time per query, which a loaded
+// machine disturbs less. Queries flightd cannot run are skipped with their error.
+func BenchmarkTPCHInProcess(b *testing.B) {
+	dir := tpchData(b)
+	ctx := context.Background()
+	store, err := blobstore.Open(ctx, "file://"+filepath.ToSlash(filepath.Join(dir, "lance")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(b, 0)
+	srv, err := flightsrv.New(flightsrv.Config{Catalog: lancecat.New(store), Mem: mem,
+		Exec: exec.Env{Parallelism: runtime.GOMAXPROCS(0)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 1; i <= 22; i++ {
+		name := fmt.Sprintf("q%02d", i)
+		sql := readQuery(b, name)
+		b.Run(name, func(b *testing.B) {
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				if err := drainQuery(ctx, srv, sql); err != nil {
+					b.Skip(oneLine(err.Error()))
+				}
+			}
+			// CPU time (user + system) is steadier than wall time on a loaded machine.
+			b.ReportMetric(float64((processCPU(b)-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// drainQuery executes sql in-process and releases every batch.
+func drainQuery(ctx context.Context, srv *flightsrv.Server, sql string) error {
+	op, err := srv.Execute(ctx, sql)
+	if err != nil {
+		return err
+	}
+	defer op.Close()
+	for {
+		rec, err := op.Next(ctx)
+		if err != nil || rec == nil {
+			return err
+		}
+		rec.Release()
+	}
 }

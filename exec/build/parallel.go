@@ -7,7 +7,8 @@ import (
 )
 
 // pipelineScan returns the scan at the bottom of n when n is a scan under any number of
-// filters and projections (a streaming pipeline a worker can run per morsel), else nil.
+// filters, projections and hash joins on their probe side (a streaming pipeline a worker
+// can run per morsel), else nil.
 func pipelineScan(n plan.Node) *plan.Scan {
 	for {
 		switch m := n.(type) {
@@ -17,6 +18,11 @@ func pipelineScan(n plan.Node) *plan.Scan {
 			n = m.Input
 		case *plan.Project:
 			n = m.Input
+		case *plan.Join: // the probe side of a hash join (parallel_join.go)
+			if !joinInPipeline(m) {
+				return nil
+			}
+			n = m.Left
 		default:
 			return nil
 		}
@@ -34,15 +40,35 @@ func buildParallelAggregate(n *plan.Aggregate, env exec.Env) (op exec.Operator, 
 	}
 	wenv := env
 	wenv.Parallelism = 1
-	scans, err := ops.NewSharedScans(scan, env.Parallelism, wenv)
+	rec := ops.NewRecycler(env.Mem) // the workers' batches are released within the workers
+	wenv.Mem = rec
+	read, cond := fusedFilter(n, env) // cond: the workers apply the scan's filter themselves
+	if cond == nil {
+		read = scan
+	}
+	scans, err := ops.NewSharedScans(read, env.Parallelism, wenv)
 	if err != nil {
+		rec.Close()
+		return nil, false, err
+	}
+	builds, err := sharedBuilds(n.Input, len(scans), env) // joins' build sides (parallel_join.go)
+	if err != nil {
+		rec.Close()
 		return nil, false, err
 	}
 	inputs := make([]exec.Operator, len(scans))
 	for i, s := range scans {
-		inputs[i] = buildOnScan(n.Input, wrap(s, scan, wenv), wenv)
+		inputs[i] = s
+		if cond == nil {
+			inputs[i] = buildOnWorker(n.Input, wrap(s, scan, wenv), builds, true, wenv)
+		}
 	}
-	return ops.NewParallelAggregate(inputs, n.GroupBy, n.Aggs, n.Schema(), env), true, nil
+	p := ops.NewParallelAggregate(inputs, n.GroupBy, n.Aggs, n.Schema(), env)
+	p.OwnRecycler(rec)
+	if cond != nil {
+		p.SetInputFilter(cond)
+	}
+	return p, true, nil
 }
 
 // buildOnScan builds the pipeline n (filters and projections over one scan) on top of the

@@ -8,13 +8,17 @@ import (
 )
 
 // Typed loops for the common accumulator updates: no per-row closures and no per-row
-// validity calls. They apply when every row is included (no FILTER, no DISTINCT) and the
-// argument has no NULLs; the general loops handle the rest.
+// validity calls. They apply when the argument has no NULLs; rows are skipped by the include
+// mask (a fused filter, FILTER or DISTINCT), whose test is the only branch; the general
+// loops handle the rest.
 
 // updateFast folds arg into the sums when the fast path applies; ok is false otherwise.
 func (s *sumAcc) updateFast(groups []int32, arg arrow.Array, include []bool) bool {
-	if include != nil || arg.NullN() != 0 || len(groups) != arg.Len() {
+	if arg.NullN() != 0 || len(groups) != arg.Len() {
 		return false
+	}
+	if include != nil {
+		return s.updateMasked(groups, arg, include)
 	}
 	switch {
 	case s.kind == kindDecimal:
@@ -72,11 +76,19 @@ func sumFloats(sums []float64, counts []int64, groups []int32, vs []float64) {
 	}
 }
 
-// updateFast counts every row of each group when the fast path applies (count(*) or an
-// argument without NULLs, no FILTER or DISTINCT); ok is false otherwise.
+// updateFast counts every included row of each group when the fast path applies (count(*)
+// or an argument without NULLs); ok is false otherwise.
 func (c *countAcc) updateFast(groups []int32, arg arrow.Array, include []bool) bool {
-	if include != nil || (!c.star && (arg == nil || arg.NullN() != 0)) {
+	if !c.star && (arg == nil || arg.NullN() != 0) {
 		return false
+	}
+	if include != nil {
+		for i, g := range groups {
+			if include[i] {
+				c.counts[g]++
+			}
+		}
+		return true
 	}
 	if allZero(groups) {
 		c.counts[0] += int64(len(groups))
@@ -86,4 +98,43 @@ func (c *countAcc) updateFast(groups []int32, arg arrow.Array, include []bool) b
 		c.counts[g]++
 	}
 	return true
+}
+
+// updateMasked is updateFast for the rows set in include.
+func (s *sumAcc) updateMasked(groups []int32, arg arrow.Array, include []bool) bool {
+	switch {
+	case s.kind == kindDecimal:
+		vs := arrow.GetValues[decimal128.Num](arg.Data(), 1)
+		for i, g := range groups {
+			if include[i] {
+				v := vs[i]
+				s.ints[g] = s.ints[g].Add(kernel.Int128{Hi: v.HighBits(), Lo: v.LowBits()})
+				s.counts[g]++
+			}
+		}
+	case s.kind == kindSigned && arg.DataType().ID() == arrow.INT64:
+		sumIntsMasked(s.ints, s.counts, groups, arrow.GetValues[int64](arg.Data(), 1), include)
+	case s.kind == kindSigned && arg.DataType().ID() == arrow.INT32:
+		sumIntsMasked(s.ints, s.counts, groups, arrow.GetValues[int32](arg.Data(), 1), include)
+	case s.kind == kindFloat && arg.DataType().ID() == arrow.FLOAT64:
+		vs := arrow.GetValues[float64](arg.Data(), 1)
+		for i, g := range groups {
+			if include[i] {
+				s.floats[g] += vs[i]
+				s.counts[g]++
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func sumIntsMasked[T int32 | int64](sums []kernel.Int128, counts []int64, groups []int32, vs []T, include []bool) {
+	for i, g := range groups {
+		if include[i] {
+			sums[g] = sums[g].AddInt64(int64(vs[i]))
+			counts[g]++
+		}
+	}
 }

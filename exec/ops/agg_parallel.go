@@ -24,11 +24,12 @@ import (
 // Workers stop at the first error or when the context is cancelled; Close releases every
 // partial state, and no goroutine outlives Next.
 type ParallelAggregate struct {
-	workers []*Aggregate
-	final   *Aggregate
-	schema  *arrow.Schema
-	done    bool
-	out     splitter
+	inputMem *Recycler // closed after the workers (OwnRecycler); may be nil
+	workers  []*Aggregate
+	final    *Aggregate
+	schema   *arrow.Schema
+	done     bool
+	out      splitter
 }
 
 // NewParallelAggregate builds a parallel aggregate with one worker per input. It owns the
@@ -44,6 +45,18 @@ func NewParallelAggregate(inputs []exec.Operator, groupBy []plan.Expr, aggs []pl
 	}
 	return p
 }
+
+// SetInputFilter makes every worker keep only its input rows where cond is TRUE
+// (Aggregate.SetInputFilter); the caller has checked FusableFilter. Call before Open.
+func (p *ParallelAggregate) SetInputFilter(cond plan.Expr) {
+	for _, w := range p.workers {
+		w.SetInputFilter(cond)
+	}
+}
+
+// OwnRecycler hands r, the allocator of the workers' input pipelines, to p, which closes it
+// after closing them.
+func (p *ParallelAggregate) OwnRecycler(r *Recycler) { p.inputMem = r }
 
 // Schema implements exec.Operator.
 func (p *ParallelAggregate) Schema() *arrow.Schema { return p.schema }
@@ -106,6 +119,9 @@ func (p *ParallelAggregate) Close() error {
 	if err := p.final.Close(); err != nil && first == nil {
 		first = err
 	}
+	if p.inputMem != nil {
+		p.inputMem.Close()
+	}
 	p.out.release()
 	return first
 }
@@ -118,7 +134,7 @@ type distinctChunk struct {
 }
 
 // keepDistinct keeps the rows of arg selected by include (partial mode).
-func (a *Aggregate) keepDistinct(ctx context.Context, i int, arg arrow.Array, groups []int32, include []bool) error {
+func (a *Aggregate) keepDistinct(i int, arg arrow.Array, groups []int32, include []bool) error {
 	var rows, gs []int32
 	for r, ok := range include {
 		if ok {
@@ -134,7 +150,7 @@ func (a *Aggregate) keepDistinct(ctx context.Context, i int, arg arrow.Array, gr
 	idx := bld.NewArray()
 	bld.Release()
 	defer idx.Release()
-	t, err := compute.TakeArray(compute.WithAllocator(ctx, a.env.Mem), arg, idx)
+	t, err := compute.TakeArray(compute.WithAllocator(context.Background(), a.env.Mem), arg, idx)
 	if err != nil {
 		return dberr.Wrap(dberr.Internal, err, "aggregate: keep distinct values")
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/flightd/flightd/exec/expr"
 	"github.com/flightd/flightd/exec/kernel"
 	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner/plan"
@@ -32,7 +31,7 @@ func conjuncts(e plan.Expr) []plan.Expr {
 // cannot fail (safeConjunct) form one step: they are all evaluated on the same rows and
 // their results ANDed, so the rows are taken once per step, not once per conjunct.
 type predicate struct {
-	steps [][]expr.Evaluator
+	steps [][]preConjunct // predicate_fast.go
 	mem   memory.Allocator
 }
 
@@ -43,7 +42,7 @@ func newPredicate(cond plan.Expr, mem memory.Allocator) (*predicate, error) {
 	p := &predicate{mem: mem}
 	prevSafe := false
 	for _, c := range conjuncts(cond) {
-		ev, err := expr.Compile(c, mem)
+		ev, err := compileConjunct(c, mem)
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +50,7 @@ func newPredicate(cond plan.Expr, mem memory.Allocator) (*predicate, error) {
 		if safe && prevSafe {
 			p.steps[len(p.steps)-1] = append(p.steps[len(p.steps)-1], ev)
 		} else {
-			p.steps = append(p.steps, []expr.Evaluator{ev})
+			p.steps = append(p.steps, []preConjunct{ev})
 		}
 		prevSafe = safe
 	}
@@ -109,30 +108,8 @@ func (p *predicate) apply(ctx context.Context, b arrow.RecordBatch) (arrow.Recor
 }
 
 // applyStep keeps the rows of b where every conjunct of step is TRUE.
-func (p *predicate) applyStep(ctx context.Context, step []expr.Evaluator, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	var cond arrow.Array
-	for _, c := range step {
-		v, err := c.Eval(ctx, b)
-		if err != nil {
-			if cond != nil {
-				cond.Release()
-			}
-			return nil, err
-		}
-		if cond == nil {
-			cond = v
-			continue
-		}
-		both, err := kernel.AndTrue(p.mem, cond, v)
-		cond.Release()
-		v.Release()
-		if err != nil {
-			return nil, err
-		}
-		cond = both
-	}
-	sel, err := kernel.SelectTrue(cond, nil)
-	cond.Release()
+func (p *predicate) applyStep(ctx context.Context, step []preConjunct, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	sel, err := selectConjuncts(ctx, step, b, nil)
 	if err != nil {
 		return nil, err
 	}

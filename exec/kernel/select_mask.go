@@ -1,0 +1,27 @@
+package kernel
+
+// SelMask returns a mask of n rows, reusing buf's storage, set exactly at the positions in
+// sel (ascending, each in [0, n)).
+func SelMask(buf []bool, sel []int32, n int) []bool {
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	for _, r := range sel {
+		buf[r] = true
+	}
+	return buf
+}
+
+// Iota32 returns 0, 1, ..., n-1, reusing buf's storage.
+func Iota32(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		buf = make([]int32, n)
+	}
+	buf = buf[:n]
+	for i := range buf {
+		buf[i] = int32(i)
+	}
+	return buf
+}

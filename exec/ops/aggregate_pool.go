@@ -1,0 +1,119 @@
+package ops
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Recycler is a memory.Allocator that keeps freed buffers for reuse, by power-of-two size
+// class, up to bufPoolMax bytes, instead of returning them to its parent. An aggregate
+// evaluates its keys and arguments with one, and the workers of a parallel aggregate read
+// and filter with one (exec/build), so that the arrays allocated and released for every
+// batch (decoded columns, decimal products, comparison bitmaps) cost neither a fresh
+// allocation, nor the collector's work, nor the parent's bookkeeping. Reused buffers are
+// zeroed, as fresh Go memory is. Buffers freed after Close go back to the parent, so arrays
+// that outlive the recycler's owner are still safe to release. Safe for concurrent use.
+type Recycler struct {
+	parent memory.Allocator
+	mu     sync.Mutex
+	free   [64][][]byte     // per size class (log2 of the capacity): full-capacity buffers
+	live   map[*byte][]byte // the full-capacity buffer of every allocation not freed yet
+	held   int              // bytes in free
+	closed bool
+}
+
+// bufPoolMax bounds the bytes one pool keeps.
+const bufPoolMax = 64 << 20
+
+// minPoolClass is the smallest size class (64 bytes).
+const minPoolClass = 6
+
+// NewRecycler returns an empty recycler over parent.
+func NewRecycler(parent memory.Allocator) *Recycler {
+	return &Recycler{parent: parent, live: map[*byte][]byte{}}
+}
+
+// sizeClass returns the log2 of the smallest power of two ≥ size (at least minPoolClass).
+func sizeClass(size int) int {
+	if size <= 1<<minPoolClass {
+		return minPoolClass
+	}
+	return bits.Len(uint(size - 1))
+}
+
+// Allocate implements memory.Allocator: a buffer of len and cap size (arrow's buffers take
+// the capacity for usable length), carved from a power-of-two buffer.
+func (p *Recycler) Allocate(size int) []byte {
+	if size == 0 {
+		return p.parent.Allocate(0)
+	}
+	c := sizeClass(size)
+	p.mu.Lock()
+	var full []byte
+	if n := len(p.free[c]); n > 0 {
+		full = p.free[c][n-1]
+		p.free[c][n-1] = nil
+		p.free[c] = p.free[c][:n-1]
+		p.held -= len(full)
+		clear(full)
+	} else {
+		p.mu.Unlock()
+		full = p.parent.Allocate(1 << c)
+		p.mu.Lock()
+	}
+	p.live[&full[0]] = full
+	p.mu.Unlock()
+	return full[:size:size]
+}
+
+// Reallocate implements memory.Allocator.
+func (p *Recycler) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) && cap(b) > 0 {
+		return b[:size]
+	}
+	nb := p.Allocate(size)
+	copy(nb, b)
+	p.Free(b)
+	return nb
+}
+
+// Free implements memory.Allocator: it keeps b for reuse unless the pool is full or closed.
+func (p *Recycler) Free(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	p.mu.Lock()
+	full, ok := p.live[&b[:1][0]]
+	if !ok { // not from this pool
+		p.mu.Unlock()
+		p.parent.Free(b)
+		return
+	}
+	delete(p.live, &full[0])
+	c := bits.Len(uint(len(full))) - 1
+	if p.closed || p.held+len(full) > bufPoolMax {
+		p.mu.Unlock()
+		p.parent.Free(full)
+		return
+	}
+	p.free[c] = append(p.free[c], full)
+	p.held += len(full)
+	p.mu.Unlock()
+}
+
+// Close returns every kept buffer to the parent; later frees go straight to it. It is safe
+// to call more than once.
+func (p *Recycler) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for c := range p.free {
+		for _, b := range p.free[c] {
+			p.parent.Free(b)
+		}
+		p.free[c] = nil
+	}
+	p.held = 0
+}
