@@ -54,6 +54,9 @@ func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 		if op, ok, err := buildParallelAggregate(n, env); ok || err != nil {
 			return op, err
 		}
+		if op, ok := buildFusedAggregate(n, env); ok {
+			return op, nil
+		}
 		in, err := Build(n.Input, env)
 		if err != nil {
 			return nil, err
@@ -98,6 +101,14 @@ func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 		return buildRecursiveCTE(n, env) // recursive.go
 	case *plan.WorkingTable:
 		return ops.NewWorkingTable(n.ID, n.Schema()), nil
+	case *plan.Range:
+		return ops.NewRange(n, env), nil // exec/ops/range.go
+	case *plan.Unnest:
+		in, err := Build(n.Input, env)
+		if err != nil {
+			return nil, err
+		}
+		return ops.NewUnnest(in, n, env), nil // exec/ops/unnest.go
 	case *plan.Insert, *plan.Delete, *plan.Update, *plan.CreateTable:
 		return buildWrite(n, env)
 	case *plan.IndexDDL:
@@ -110,6 +121,9 @@ func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 
 // buildJoin builds a hash join when the join has equi keys, a nested-loop join otherwise.
 func buildJoin(j *plan.Join, env exec.Env) (exec.Operator, error) {
+	if op, ok, err := buildParallelJoin(j, env); ok || err != nil { // parallel_join.go
+		return op, err
+	}
 	left, right, err := buildPair(j.Left, j.Right, env)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,8 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 		return compileCase(c, mem)
 	case "like":
 		return compileLike(c, mem)
+	case "struct_pack":
+		return compileStructPack(c, mem) // struct.go
 	}
 	if op, ok := kernel.LookupVectorOp(c.Func); ok {
 		return compileVector(c, op, mem)

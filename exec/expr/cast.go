@@ -61,6 +61,8 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		return kernel.CastArrayElems(ctx, c.mem, v, c.dt)
 	case kernel.IsListToArrayCast(v.DataType(), c.dt):
 		return kernel.CastListToArray(ctx, c.mem, v, c.dt)
+	case kernel.IsBoolToNumber(v.DataType(), c.dt):
+		return kernel.CastBoolToNumber(c.mem, v, c.dt), nil
 	case kernel.IsFloatToInt(v.DataType(), c.dt):
 		return kernel.CastFloatToInt(c.mem, v, c.dt, c.try)
 	case c.dt.ID() == arrow.STRING || c.dt.ID() == arrow.LARGE_STRING:

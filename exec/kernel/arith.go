@@ -177,6 +177,8 @@ func Modulus(mem memory.Allocator, a, b arrow.Array) (arrow.Array, error) {
 		return binaryOp(mem, a, b, modFloat[float32])
 	case arrow.FLOAT64:
 		return binaryOp(mem, a, b, modFloat[float64])
+	case arrow.DECIMAL128:
+		return decimalModulus(mem, a, b)
 	}
 	return nil, dberr.NotSupported("modulus on " + a.DataType().String())
 }

@@ -40,6 +40,9 @@ func CastToString(mem memory.Allocator, a arrow.Array, dst arrow.DataType) (arro
 }
 
 func stringer(a arrow.Array) func(int) string {
+	if f, ok := nestedStringer(a); ok { // struct_string.go
+		return f
+	}
 	switch a := a.(type) {
 	case *array.Timestamp:
 		dt := a.DataType().(*arrow.TimestampType)

@@ -66,6 +66,9 @@ func NewKeyEncoder(arr arrow.Array) (KeyEncoder, error) {
 			return append(dst, raw[start:start+width]...)
 		}), nil
 	}
+	if enc, ok, err := structKeyEncoder(arr); ok { // struct_key.go
+		return enc, err
+	}
 	return nil, dberr.NotSupported("grouping or DISTINCT on type " + arr.DataType().String())
 }
 

@@ -66,19 +66,7 @@ func floatUnary(f func(float64) float64) ScalarFunc {
 	}
 }
 
-func powerFunc(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
-	x, err := numGetter(args[0])
-	if err != nil {
-		return nil, err
-	}
-	y, err := numGetter(args[1])
-	if err != nil {
-		return nil, err
-	}
-	return buildFloat64s(mem, args, args[0].Len(), func(i int) (float64, bool, error) {
-		return math.Pow(x(i), y(i)), true, nil
-	})
-}
+var powerFunc = floatBinary(math.Pow) // math_more.go
 
 // signFunc is -1, 0 or 1 (int8); NaN gives 0.
 func signFunc(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
@@ -212,52 +200,10 @@ func roundDecimalTo(x decimal128.Num, scale, digits int32, mode int) decimal128.
 }
 
 // roundFunc is round(x[, digits]): half away from zero; negative digits round to tens,
-// hundreds, ...
-func roundFunc(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
-	a := args[0]
-	digits := func(int) int64 { return 0 }
-	if len(args) == 2 {
-		var err error
-		if digits, err = intGetter(args[1]); err != nil {
-			return nil, err
-		}
-	}
-	valid := func(i int) bool { return len(args) == 1 || IsValid(args[1], i) }
-	switch id := a.DataType().ID(); {
-	case id == arrow.FLOAT32 || id == arrow.FLOAT64:
-		get := floatGetter(a)
-		return buildFloat64s(mem, args, a.Len(), func(i int) (float64, bool, error) {
-			return roundFloat(get(i), digits(i)), true, nil
-		})
-	case id == arrow.DECIMAL128:
-		return roundDecimalArray(mem, a, digits, valid)
-	case arrow.IsInteger(id):
-		get, err := intGetter(a)
-		if err != nil {
-			return nil, err
-		}
-		return buildInt64s(mem, args, a.Len(), func(i int) (int64, error) {
-			return roundInt(get(i), digits(i)), nil
-		})
-	}
-	return nil, dberr.NotSupported("round of " + a.DataType().String())
-}
-
-func roundDecimalArray(mem memory.Allocator, a arrow.Array, digits func(int) int64, valid func(int) bool) (arrow.Array, error) {
-	dt := a.DataType().(*arrow.Decimal128Type)
-	vals := a.(*array.Decimal128)
-	n := a.Len()
-	out := NewFixed[decimal128.Num](mem, dt, n)
-	for i := range n {
-		if !IsValid(a, i) || !valid(i) {
-			out.SetNull(i)
-			continue
-		}
-		d := max(min(digits(i), 38), -38)
-		out.Values[i] = roundDecimalTo(vals.Value(i), dt.Scale, int32(d), 0)
-	}
-	return out.Finish(), nil
-}
+// hundreds, ... (digitsFunc, math_more.go).
+var roundFunc = digitsFunc("round", roundFloat, func(x decimal128.Num, scale, digits int32) decimal128.Num {
+	return roundDecimalTo(x, scale, digits, 0)
+}, roundInt)
 
 // roundFloat rounds half away from zero to digits places, as DuckDB does.
 func roundFloat(x float64, digits int64) float64 {

@@ -363,6 +363,9 @@ func TestScalarRegistry(t *testing.T) {
 		"split_part", "regexp_matches", "regexp_replace", "ilike", "not_like", "not_ilike",
 		"abs", "ceil", "floor", "round", "sqrt", "power", "ln", "log10", "log2", "exp", "sign", "greatest", "least",
 		"nullif", "is_distinct_from", "is_not_distinct_from",
-		"extract", "date_part", "date_trunc", "year", "month", "day"}
+		"extract", "date_part", "date_trunc", "year", "month", "day",
+		"sin", "cos", "tan", "asin", "acos", "atan", "cot", "atan2", "degrees", "radians", "cbrt",
+		"isnan", "isinf", "isfinite", "factorial", "gcd", "lcm", "trunc", "ascii", "chr",
+		"date_diff", "last_day", "strftime"}
 	require.ElementsMatch(t, want, kernel.ScalarNames())
 }

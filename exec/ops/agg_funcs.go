@@ -35,6 +35,8 @@ func newAccumulator(call plan.AggCall, argType arrow.DataType, mem memory.Alloca
 	case "stddev_samp", "stddev_pop", "stddev", "var_samp", "var_pop", "variance",
 		"bool_and", "bool_or", "string_agg", "first", "last", "any_value", "list", "array_agg", "approx_count_distinct":
 		return newMoreAccumulator(call, argType, mem)
+	case "median", "quantile_cont", "quantile_disc", "mode", "arg_max", "arg_min":
+		return newOrderStatAcc(call, argType, mem) // agg_quantile.go
 	case "sum", "avg", "min", "max":
 		if argType.ID() == arrow.NULL {
 			return &nullAcc{}, nil
@@ -48,6 +50,9 @@ func newAccumulator(call plan.AggCall, argType arrow.DataType, mem memory.Alloca
 		}
 		return &sumAcc{kind: k, avg: call.Func == "avg", scale: decimalScale(argType)}, nil
 	case "min", "max":
+		if kernel.IsNested(argType) {
+			return newNestedMinMax(argType, call.Func == "max", mem), nil // agg_minmax_nested.go
+		}
 		return newMinMax(argType, call.Func == "max")
 	}
 	return nil, dberr.NotSupported("aggregate function " + call.Func)

@@ -29,6 +29,11 @@ import (
 // reserved against the query's memory pool batch by batch; it is not spilled. This operator
 // consumes its input on one goroutine; see ParallelAggregate for the morsel-parallel form.
 // (Order-sensitive aggregates — first, last, list, string_agg — follow input order.)
+//
+// Per batch it may apply its input's WHERE condition itself (SetInputFilter,
+// aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), compute
+// arithmetic its arguments share once (aggregate_cse.go) and allocate its per-batch arrays
+// from a recycling pool (aggregate_pool.go).
 type Aggregate struct {
 	input   exec.Operator
 	groupBy []plan.Expr
@@ -58,6 +63,24 @@ type Aggregate struct {
 	// the merge replays them through the final operator's DISTINCT sets.
 	partial  bool
 	distinct [][]distinctChunk // per aggregate
+
+	// the fused input filter (aggregate_filter.go): its condition, compiled conjuncts, and
+	// the selection and include mask buffers reused between batches
+	preCond plan.Expr
+	pre     []preConjunct
+	sel     []int32
+	incl    []bool
+	// groupBuf holds the current batch's row groups; small caches packed keys
+	// (aggregate_small.go)
+	groupBuf []int32
+	small    smallKeys
+	// evalMem allocates the per-batch arrays of the keys, arguments and fused filter
+	// (aggregate_pool.go); nil until init
+	evalMem *Recycler
+	// cse computes the aggregates' common subexpressions (aggregate_cse.go); nil: none
+	cse *commonExprs
+	// inputMem is the allocator of the input pipeline, closed after it (OwnRecycler)
+	inputMem *Recycler
 }
 
 // NewAggregate builds an aggregate over input with the given output schema.
@@ -81,7 +104,14 @@ func (a *Aggregate) Open(ctx context.Context) error {
 // init compiles the expressions and creates the states.
 func (a *Aggregate) init() error {
 	var err error
-	if a.keyEvals, err = expr.CompileAll(a.groupBy, a.env.Mem); err != nil {
+	a.evalMem = NewRecycler(a.env.Mem)
+	if a.keyEvals, err = expr.CompileAll(a.groupBy, a.evalMem); err != nil {
+		return err
+	}
+	if err := a.compilePre(); err != nil {
+		return err
+	}
+	if err := a.shareCommon(); err != nil {
 		return err
 	}
 	n := len(a.aggs)
@@ -106,16 +136,24 @@ func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
 	switch len(call.Args) {
 	case 0:
 	case 1:
-		ev, err := expr.Compile(call.Args[0], a.env.Mem)
+		ev, err := expr.Compile(call.Args[0], a.evalMem)
 		if err != nil {
 			return err
 		}
 		a.args[i], argType = ev, call.Args[0].Type()
 	case 2:
-		if call.Func != "string_agg" {
+		if call.Func == "arg_max" || call.Func == "arg_min" {
+			ev, err := packArgs(call.Args, a.evalMem) // agg_quantile.go
+			if err != nil {
+				return err
+			}
+			a.args[i], argType = ev, ev.Type()
+			break
+		}
+		if call.Func != "string_agg" && call.Func != "quantile_cont" && call.Func != "quantile_disc" {
 			return dberr.NotSupported("aggregate " + call.Func + " with several arguments")
 		}
-		ev, err := expr.Compile(call.Args[0], a.env.Mem)
+		ev, err := expr.Compile(call.Args[0], a.evalMem)
 		if err != nil {
 			return err
 		}
@@ -124,7 +162,7 @@ func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
 		return dberr.NotSupported("aggregate " + call.Func + " with several arguments")
 	}
 	if call.Filter != nil {
-		ev, err := expr.Compile(call.Filter, a.env.Mem)
+		ev, err := expr.Compile(call.Filter, a.evalMem)
 		if err != nil {
 			return err
 		}
@@ -186,16 +224,34 @@ func (a *Aggregate) consumeAll(ctx context.Context) error {
 
 // consume folds one batch into the groups.
 func (a *Aggregate) consume(ctx context.Context, b arrow.RecordBatch) error {
-	n := int(b.NumRows())
-	if n == 0 {
+	if b.NumRows() == 0 {
 		return nil
 	}
-	groups, err := a.assignGroups(ctx, b)
+	if a.pre != nil {
+		return a.consumeFiltered(ctx, b)
+	}
+	return a.consumeRows(ctx, b, nil)
+}
+
+// consumeRows folds the rows of b with include set (nil: every row) into the groups.
+func (a *Aggregate) consumeRows(ctx context.Context, b arrow.RecordBatch, include []bool) error {
+	groups, err := a.assignGroups(ctx, b, include)
 	if err != nil {
 		return err
 	}
+	in, err := a.evalInputs(ctx, b)
+	if err != nil {
+		return err
+	}
+	defer in.release()
+	return a.fold(in, groups, include)
+}
+
+// fold folds the evaluated inputs of a batch's rows with include set (nil: every row),
+// whose groups are groups, into the aggregates.
+func (a *Aggregate) fold(in aggInputs, groups []int32, include []bool) error {
 	for i := range a.aggs {
-		if err := a.updateAgg(ctx, i, b, groups); err != nil {
+		if err := a.updateAgg(i, in.args[i], in.masks[i], groups, include); err != nil {
 			return err
 		}
 	}
@@ -204,10 +260,14 @@ func (a *Aggregate) consume(ctx context.Context, b arrow.RecordBatch) error {
 	return a.res.TryGrow(grown)
 }
 
-// assignGroups returns the group of every row of b, creating groups for new keys.
-func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]int32, error) {
+// assignGroups returns the group of every row of b with include set (nil: every row),
+// creating groups for new keys; the other rows get group 0. The result is reused by the
+// next batch.
+func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch, include []bool) ([]int32, error) {
 	n := int(b.NumRows())
-	groups := make([]int32, n)
+	a.groupBuf = grow(a.groupBuf[:0], n)[:n]
+	groups := a.groupBuf
+	clear(groups)
 	if len(a.keyEvals) == 0 {
 		return groups, nil
 	}
@@ -220,6 +280,9 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]in
 		}
 		keys = append(keys, k)
 	}
+	if a.small.assign(keys, groups, include) {
+		return groups, nil
+	}
 	if err := a.rowKeys.Encode(keys, n); err != nil {
 		return nil, err
 	}
@@ -228,6 +291,9 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]in
 	var prevKey []byte
 	prevGroup := int32(-1)
 	for r := range n {
+		if include != nil && !include[r] {
+			continue
+		}
 		key := a.rowKeys.Key(r)
 		if prevGroup >= 0 && bytes.Equal(key, prevKey) { // runs of one key: no map lookup
 			groups[r] = prevGroup
@@ -243,6 +309,7 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch) ([]in
 		groups[r] = g
 		prevKey, prevGroup = key, g
 	}
+	a.small.learn(keys, groups, include)
 	if len(firstRows) > 0 {
 		a.newBytes += int64(len(firstRows)) * (int64(maxKey) + mapEntryBytes + aggStateBytes*int64(len(a.aggs)))
 		a.addGroups(len(firstRows))
@@ -268,27 +335,17 @@ func (a *Aggregate) keepKeys(ctx context.Context, keys []arrow.Array, rows []int
 	return nil
 }
 
-// updateAgg folds the rows of b into aggregate i.
-func (a *Aggregate) updateAgg(ctx context.Context, i int, b arrow.RecordBatch, groups []int32) error {
-	var arg arrow.Array
-	if a.args[i] != nil {
-		v, err := a.args[i].Eval(ctx, b)
-		if err != nil {
-			return err
-		}
-		defer v.Release()
-		arg = v
-	}
-	include, err := a.includeMask(ctx, i, b)
-	if err != nil {
-		return err
-	}
+// updateAgg folds arg (nil for count(*)) into aggregate i for the rows set in both mask
+// (its FILTER clause) and rows (nil: every row).
+func (a *Aggregate) updateAgg(i int, arg arrow.Array, mask []bool, groups []int32, rows []bool) error {
+	include := andMasks(mask, rows)
+	var err error
 	if a.seen[i] != nil {
 		if include, err = a.firstSeen(i, arg, groups, include, keepsNulls(a.aggs[i].Func)); err != nil {
 			return err
 		}
 		if a.partial {
-			return a.keepDistinct(ctx, i, arg, groups, include)
+			return a.keepDistinct(i, arg, groups, include)
 		}
 	}
 	if err := a.accs[i].update(groups, arg, include); err != nil {
@@ -314,24 +371,6 @@ func (a *Aggregate) accountValues(i int) {
 		a.newBytes += d
 	}
 	a.accBytes[i] = now
-}
-
-// includeMask evaluates aggregate i's FILTER clause; nil means every row.
-func (a *Aggregate) includeMask(ctx context.Context, i int, b arrow.RecordBatch) ([]bool, error) {
-	if a.filters[i] == nil {
-		return nil, nil
-	}
-	cond, err := a.filters[i].Eval(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	defer cond.Release()
-	bools, ok := cond.(*array.Boolean)
-	include := make([]bool, cond.Len())
-	for r := range include {
-		include[r] = ok && kernel.IsValid(cond, r) && bools.Value(r)
-	}
-	return include, nil
 }
 
 // firstSeen narrows include to the rows whose (group, value) pair is new (DISTINCT). NULL
@@ -429,6 +468,12 @@ func (a *Aggregate) Close() error {
 	}
 	a.out.release()
 	a.res.Free()
+	if a.evalMem != nil {
+		defer a.evalMem.Close()
+	}
+	if a.inputMem != nil {
+		defer a.inputMem.Close()
+	}
 	if a.input == nil {
 		return nil
 	}

@@ -33,14 +33,7 @@ func agg(fn string, dt arrow.DataType, distinct bool, args ...plan.Expr) plan.Ag
 }
 
 func aggCase(name string, groupBy []plan.Expr, aggs []plan.AggCall, input, want exectest.Rows) exectest.Case {
-	fields := make([]arrow.Field, 0, len(groupBy)+len(aggs))
-	for i, g := range groupBy {
-		fields = append(fields, field("k"+string(rune('0'+i)), g.Type()))
-	}
-	for _, a := range aggs {
-		fields = append(fields, field(a.Name, a.DataType))
-	}
-	out := schema(fields...)
+	out := aggOutSchema(groupBy, aggs)
 	return exectest.Case{
 		Name: name, Schema: aggSchema, Input: input, Expected: want,
 		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {

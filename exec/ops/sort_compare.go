@@ -22,6 +22,9 @@ func valueComparator(arr arrow.Array) (rowComparator, error) {
 	if arr.DataType().ID() == arrow.NULL {
 		return func(int, int) int { return 0 }, nil // never called: every row is NULL
 	}
+	if kernel.IsNested(arr.DataType()) { // structs and lists: DuckDB's order, NULLs inside last
+		return kernel.NestedComparator(arr, arr)
+	}
 	k, ok := kindOf(arr.DataType())
 	if !ok {
 		return nil, dberr.NotSupported("ORDER BY on type " + arr.DataType().String())

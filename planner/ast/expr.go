@@ -100,6 +100,8 @@ type TypeName struct {
 	Name string
 	Args []int
 	Dims []int
+	// Fields are the fields of STRUCT(name type, ...); nil for other types.
+	Fields []StructField
 }
 
 // Cast is CAST(X AS T), TRY_CAST(X AS T) or X::T.
@@ -121,6 +123,9 @@ type FuncCall struct {
 	IgnoreNulls bool
 	Filter      Expr        // FILTER (WHERE ...); nil when absent
 	Over        *WindowSpec // OVER (...): a window function; nil otherwise
+	// OrderBy is an aggregate's ORDER BY inside the parentheses (string_agg(x, ',' ORDER
+	// BY y)); nil when absent.
+	OrderBy []OrderItem
 }
 
 // Param is a prepared-statement parameter: ? (Index 0, numbered by position: Ordinal) or
@@ -210,10 +215,16 @@ func Children(e Expr) []Expr {
 	case *Cast:
 		return []Expr{e.X}
 	case *FuncCall:
-		if e.Over == nil {
+		if e.Over == nil && len(e.OrderBy) == 0 {
 			return e.Args
 		}
 		out := append([]Expr{}, e.Args...)
+		for _, o := range e.OrderBy {
+			out = append(out, o.Expr)
+		}
+		if e.Over == nil {
+			return out
+		}
 		out = append(out, e.Over.PartitionBy...)
 		for _, o := range e.Over.OrderBy {
 			out = append(out, o.Expr)
@@ -223,6 +234,13 @@ func Children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *IsDistinct:
 		return []Expr{e.L, e.R}
+	case *StructPack:
+		return e.Values
+	case *Subscript:
+		if e.Index != nil {
+			return []Expr{e.X, e.Index}
+		}
+		return []Expr{e.X}
 	}
 	return nil
 }

@@ -79,6 +79,10 @@ func (b *formatter) expr(e Expr) {
 		b.cast(e)
 	case *FuncCall:
 		b.call(e)
+	case *StructPack:
+		b.structPack(e)
+	case *Subscript:
+		b.subscript(e)
 	case *Param:
 		if e.Index == 0 {
 			b.WriteString("?")
@@ -196,6 +200,10 @@ func (b *formatter) call(e *FuncCall) {
 		if e.IgnoreNulls {
 			b.WriteString(" IGNORE NULLS")
 		}
+		if len(e.OrderBy) > 0 {
+			b.WriteString(" ")
+			b.orderItems(e.OrderBy)
+		}
 		b.WriteString(")")
 	}
 	if e.Filter != nil {
@@ -240,19 +248,8 @@ func (b *formatter) windowSpec(w *WindowSpec) {
 		sep = " "
 	}
 	if len(w.OrderBy) > 0 {
-		b.WriteString(sep + "ORDER BY ")
-		for i, o := range w.OrderBy {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.expr(o.Expr)
-			if o.Desc {
-				b.WriteString(" DESC")
-			}
-			if o.NullsFirst != nil {
-				b.WriteString(map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[*o.NullsFirst])
-			}
-		}
+		b.WriteString(sep)
+		b.orderItems(w.OrderBy)
 		sep = " "
 	}
 	if f := w.Frame; f != nil {
@@ -285,6 +282,9 @@ func (t TypeName) String() string {
 			parts[i] = strconv.Itoa(a)
 		}
 		s += "(" + strings.Join(parts, ", ") + ")"
+	}
+	if t.Fields != nil {
+		s += structTypeString(t.Fields)
 	}
 	for _, d := range t.Dims {
 		if d < 0 {
@@ -322,7 +322,7 @@ func (b *formatter) unary(e *Unary) {
 // queryExpr renders the expressions that hold queries or are binder-only; false for others.
 func (b *formatter) queryExpr(e Expr) bool {
 	switch e := e.(type) {
-	case *GroupAll:
+	case *GroupAll, *OrderAll:
 		b.WriteString("ALL")
 	case *GroupingSets:
 		b.groupingSets(e)
@@ -384,4 +384,21 @@ func (b *formatter) groupingSets(e *GroupingSets) {
 		b.WriteString(")")
 	}
 	b.WriteString(")")
+}
+
+// orderItems writes ORDER BY and its keys.
+func (b *formatter) orderItems(items []OrderItem) {
+	b.WriteString("ORDER BY ")
+	for i, o := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.expr(o.Expr)
+		if o.Desc {
+			b.WriteString(" DESC")
+		}
+		if o.NullsFirst != nil {
+			b.WriteString(map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[*o.NullsFirst])
+		}
+	}
 }

@@ -169,6 +169,9 @@ func (sf stmtFormatter) setOpSQL(s *SetOp) string {
 	if s.All {
 		op += " ALL"
 	}
+	if s.ByName {
+		op += " BY NAME"
+	}
 	return sf.subquerySQL(s.Left) + " " + op + " " + sf.subquerySQL(s.Right) + sf.tailSQL(s.OrderBy, s.Limit, s.Offset)
 }
 
@@ -221,6 +224,8 @@ func (sf stmtFormatter) fromSQL(f FromItem) string {
 		return s
 	case *Join:
 		return sf.joinSQL(f)
+	case *TableFunc:
+		return sf.tableFuncSQL(f) // table_func.go
 	}
 	return ""
 }

@@ -75,6 +75,7 @@ type SetOp struct {
 	Pos         Pos
 	Op          string // "UNION", "INTERSECT" or "EXCEPT"
 	All         bool
+	ByName      bool // UNION [ALL] BY NAME: columns match by name, not position
 	Left, Right Statement
 	OrderBy     []OrderItem
 	Limit       Expr

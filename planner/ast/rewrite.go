@@ -57,6 +57,14 @@ func Replace(e Expr, f func(Expr) (Expr, bool)) Expr {
 		c := *e
 		c.L, c.R = r(e.L), r(e.R)
 		return &c
+	case *StructPack:
+		c := *e
+		c.Values = replaceAll(e.Values, f)
+		return &c
+	case *Subscript:
+		c := *e
+		c.X, c.Index = r(e.X), Replace(e.Index, f)
+		return &c
 	}
 	return e
 }
@@ -76,6 +84,13 @@ func replaceCall(e *FuncCall, f func(Expr) (Expr, bool)) Expr {
 	c := *e
 	c.Args = replaceAll(e.Args, f)
 	c.Filter = Replace(e.Filter, f)
+	if e.OrderBy != nil {
+		c.OrderBy = make([]OrderItem, len(e.OrderBy))
+		for i, o := range e.OrderBy {
+			o.Expr = Replace(o.Expr, f)
+			c.OrderBy[i] = o
+		}
+	}
 	if e.Over != nil {
 		w := *e.Over
 		w.PartitionBy = replaceAll(e.Over.PartitionBy, f)

@@ -5,9 +5,9 @@
 // expression with DuckDB's implicit casts (planner/functions), decorrelates subqueries into
 // semi, anti, mark, left and cross joins (correlations with any comparison, aggregates
 // over a domain of outer values, x op ANY/ALL, LATERAL: domain.go, quantified.go,
-// lateral.go), and plans aggregates, HAVING, ORDER BY (by alias,
-// ordinal or expression, with hidden sort columns), DISTINCT, set operations, VALUES and
-// LIMIT/OFFSET. BindParams also infers and binds prepared-statement parameters.
+// lateral.go; any other correlated shape is flattened over the domain: flatten.go), and
+// plans aggregates, HAVING, ORDER BY (by alias, ordinal or expression, with hidden sort
+// columns), DISTINCT, set operations, VALUES and LIMIT/OFFSET. BindParams also infers and binds prepared-statement parameters.
 //
 // The plan it returns reads all columns of every table; pruning is the optimizer's job.
 package bind

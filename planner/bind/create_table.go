@@ -34,6 +34,9 @@ func (b *binder) bindCreateTable(s *ast.CreateTable) (plan.Node, error) {
 		if src, err = b.bindStatement(s.As); err != nil {
 			return nil, err
 		}
+		if src, err = typedNullColumns(src); err != nil { // null_columns.go
+			return nil, err
+		}
 	} else {
 		sc, err := columnsSchema(s)
 		if err != nil {

@@ -215,6 +215,13 @@ func TestBindCreateTable(t *testing.T) {
 				"    Scan: t version=3 columns=[id#0, name#1, score#2, qty#3, day#4, ts#5]\n",
 		},
 		{
+			// an untyped NULL column is stored as INTEGER (Lance has no NULL type yet)
+			sql:    "CREATE TABLE n AS SELECT NULL AS x, 2.5 AS d",
+			schema: "schema: x int32 null, d decimal(2, 1) null",
+			mode:   catalog.CreateNew,
+			source: "Project: x := NULL, d := 2.5\n  Values: columns=[] rows=[()]\n",
+		},
+		{
 			sql:         "CREATE TABLE IF NOT EXISTS t (a INT)",
 			schema:      "schema: a int32 null",
 			mode:        catalog.CreateNew,

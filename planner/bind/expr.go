@@ -33,6 +33,9 @@ type exprBinder struct {
 	// deferred, when set, takes uncorrelated scalar subqueries that cannot join onto an
 	// input yet (HAVING).
 	deferred *deferredSubqueries
+	// unnest collects the select list's UNNEST calls (unnest.go); nil where UNNEST is not
+	// allowed.
+	unnest *unnestContext
 }
 
 func (eb *exprBinder) bind(e ast.Expr) (plan.Expr, error) {
@@ -54,6 +57,11 @@ func (eb *exprBinder) bindInner(e ast.Expr) (plan.Expr, error) {
 		return bindLiteral(e)
 	case *ast.ColumnRef:
 		out, err := eb.scope.resolve(e, eb.clause)
+		if err != nil && len(e.Parts) > 1 {
+			if field, ok := eb.fieldRef(e); ok { // struct_expr.go
+				return field, nil
+			}
+		}
 		if err != nil && len(e.Parts) == 1 && eb.aliases != nil {
 			for _, it := range eb.aliases {
 				if it.alias && strings.EqualFold(it.name, e.Parts[0]) {
@@ -92,6 +100,10 @@ func (eb *exprBinder) bindInner(e ast.Expr) (plan.Expr, error) {
 		return eb.bindCast(e)
 	case *ast.FuncCall:
 		return eb.bindFunc(e)
+	case *ast.StructPack:
+		return eb.bindStructPack(e) // struct_expr.go
+	case *ast.Subscript:
+		return eb.bindSubscript(e) // struct_expr.go
 	case *ast.Param:
 		if eb.b == nil || eb.b.params == nil {
 			return nil, dberr.NotSupported("prepared statement parameters here")
@@ -120,6 +132,9 @@ func bindLiteral(e *ast.Literal) (plan.Expr, error) {
 	case ast.LitInt:
 		return intLiteral(e.Text)
 	case ast.LitDecimal:
+		if d, ok := decimalLiteral(e.Text); ok {
+			return d, nil
+		}
 		f, err := strconv.ParseFloat(e.Text, 64)
 		if err != nil {
 			return nil, dberr.Wrap(dberr.Conversion, err, "invalid number %s", e.Text)
@@ -213,6 +228,10 @@ func (eb *exprBinder) bindConcatOp(e *ast.Binary) (plan.Expr, error) {
 	r, err := eb.bind(e.R)
 	if err != nil {
 		return nil, err
+	}
+	if l.Type().ID() == arrow.NULL || r.Type().ID() == arrow.NULL {
+		// DuckDB: || with an untyped NULL is an untyped NULL
+		return &plan.Literal{Value: scalar.MakeNullScalar(arrow.Null)}, nil
 	}
 	c, err := functions.NewCall("concat", []plan.Expr{l, r})
 	if err != nil || (!l.Nullable() && !r.Nullable()) {
@@ -359,6 +378,9 @@ func (eb *exprBinder) bindCast(e *ast.Cast) (plan.Expr, error) {
 	x, err := eb.bind(e.X)
 	if err != nil {
 		return nil, err
+	}
+	if to.ID() == arrow.STRUCT && x.Type().ID() == arrow.STRUCT {
+		return castStruct(x, to.(*arrow.StructType), e.Try) // struct_expr.go
 	}
 	if e.Try {
 		if arrow.TypeEqual(x.Type(), to) {

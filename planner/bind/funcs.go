@@ -2,7 +2,10 @@ package bind
 
 import (
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner/ast"
@@ -28,15 +31,14 @@ func containsAggregate(e ast.Expr) bool { return ast.Any(e, isAggregate) }
 
 // unsupportedAggregates are DuckDB aggregates flightd does not run yet.
 var unsupportedAggregates = map[string]bool{
-	"median": true, "quantile": true, "quantile_cont": true, "quantile_disc": true, "mode": true,
-	"arg_min": true, "arg_max": true, "histogram": true, "product": true, "bit_and": true,
+	"histogram": true, "product": true, "bit_and": true,
 	"bit_or": true, "count_star": true, "fsum": true,
 }
 
 // unsupportedScalars are common DuckDB scalar functions flightd does not run yet; any
 // other unknown name is reported the way DuckDB reports it.
 var unsupportedScalars = map[string]bool{
-	"strftime": true, "strptime": true, "if": true, "hash": true, "md5": true, "random": true,
+	"strptime": true, "if": true, "hash": true, "md5": true, "random": true,
 }
 
 // dateShorthands are functions that are date_part of one field.
@@ -47,10 +49,16 @@ var dateShorthands = map[string]bool{
 
 func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	if e.Over != nil {
+		if len(e.OrderBy) > 0 {
+			return nil, dberr.NotSupported("ORDER BY inside the arguments of a window function")
+		}
 		return eb.bindWindow(e)
 	}
 	if e.IgnoreNulls {
 		return nil, dberr.New(dberr.Binder, "IGNORE NULLS is only supported for window functions (%s)", e.Name)
+	}
+	if len(e.OrderBy) > 0 && !isAggregate(e) {
+		return nil, dberr.New(dberr.Binder, "ORDER BY is only allowed in aggregate functions, not %s", e.Name)
 	}
 	if isAggregate(e) {
 		if unsupportedAggregates[e.Name] {
@@ -71,12 +79,17 @@ func (eb *exprBinder) bindFunc(e *ast.FuncCall) (plan.Expr, error) {
 	if out, ok, err := eb.bindPatternFunc(e); ok {
 		return out, err
 	}
+	if out, ok, err := eb.bindStructFunc(e); ok { // struct_expr.go
+		return out, err
+	}
 	if c, ok := functions.Aliases[name]; ok {
 		name = c
 	}
 	switch {
 	case name == "list_value":
 		return eb.listValue(e.Args)
+	case name == "pi" && len(e.Args) == 0:
+		return &plan.Literal{Value: scalar.NewFloat64Scalar(math.Pi)}, nil
 	case name == "coalesce" || name == "ifnull":
 		if name == "ifnull" && len(e.Args) != 2 {
 			return nil, dberr.New(dberr.Binder, "ifnull takes two arguments")
@@ -107,6 +120,11 @@ type aggContext struct {
 	names   []string
 	aggs    []plan.AggCall
 	aggKeys []string
+	// orders are the aggregates' distinct ORDER BYs (agg_order.go), orderTexts their
+	// texts, aggOrder each aggregate's index in orders (-1: none)
+	orders     [][]plan.SortKey
+	orderTexts []string
+	aggOrder   []int
 }
 
 // bindPostAgg binds e over the aggregate output when e is an aggregate call or a group key.
@@ -121,6 +139,9 @@ func (a *aggContext) bindPostAgg(eb *exprBinder, e ast.Expr) (out plan.Expr, ok 
 	}
 	inner := &exprBinder{b: eb.b, scope: a.input, clause: eb.clause}
 	bound, err := inner.bind(e)
+	if _, outer := bound.(*outerRef); err == nil && outer {
+		return bound, true, nil // an outer column is constant per group (flatten.go)
+	}
 	if err == nil {
 		key := bound.String()
 		for i, g := range a.groups {
@@ -168,7 +189,11 @@ func (a *aggContext) addAggregate(eb *exprBinder, f *ast.FuncCall) (plan.Expr, e
 			return nil, err
 		}
 	}
-	key := fmt.Sprintf("%s|%v|%v|%v", agg.Func, agg.Distinct, args, agg.Filter)
+	order, orderIndex, err := a.addOrder(argBinder, f)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s|%v|%v|%v|%s", agg.Func, agg.Distinct, args, agg.Filter, order)
 	k := len(a.aggs)
 	for i, existing := range a.aggKeys {
 		if existing == key {
@@ -178,6 +203,7 @@ func (a *aggContext) addAggregate(eb *exprBinder, f *ast.FuncCall) (plan.Expr, e
 	if k == len(a.aggs) {
 		a.aggs = append(a.aggs, agg)
 		a.aggKeys = append(a.aggKeys, key)
+		a.aggOrder = append(a.aggOrder, orderIndex)
 	}
 	got := a.aggs[k]
 	return &plan.ColumnRef{Index: len(a.groups) + k, Name: got.Name, DataType: got.DataType, Null: got.Null}, nil

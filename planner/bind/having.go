@@ -8,12 +8,14 @@ import (
 	"github.com/flightd/flightd/planner/plan"
 )
 
-// deferredSubqueries collects the uncorrelated scalar subqueries of a HAVING clause. The
-// aggregate they join onto does not exist while HAVING is bound (the select list, HAVING and
-// ORDER BY all add aggregates to it), so each subquery's value is bound as a placeholder
-// that attach later points at the subquery's column of a cross join onto the aggregate.
+// deferredSubqueries collects the scalar subqueries of a grouped query's select list,
+// HAVING and ORDER BY. The aggregate they join onto does not exist while those are bound
+// (they all add aggregates to it), so each subquery's value is bound as a placeholder that
+// attach (grouped_subquery.go) later points at the subquery's column of a join onto the
+// aggregate.
 type deferredSubqueries struct {
 	subs []*subquery
+	agg  *aggContext // the grouping correlated subqueries read (grouped_subquery.go)
 }
 
 // placeholder is the value of deferred subquery idx inside a bound expression.
@@ -30,39 +32,21 @@ func (p *placeholder) Nullable() bool { return true }
 
 func (p *placeholder) String() string { return "subquery." + p.col.String() }
 
-// add binds q (uncorrelated only) and returns its placeholder.
+// add binds q and returns its placeholder; a correlated q is bound for flattening
+// (grouped_subquery.go).
 func (d *deferredSubqueries) add(eb *exprBinder, q ast.Statement) (plan.Expr, error) {
 	sq, err := eb.b.bindSubquery(q, eb.scope)
+	if needsGeneral(err) || err == nil && (len(sq.outerKeys) > 0 || len(sq.corr.residual) > 0) {
+		return d.addGeneral(eb, q) // grouped_subquery.go
+	}
 	if err != nil {
 		return nil, err
-	}
-	if len(sq.outerKeys) > 0 || len(sq.corr.residual) > 0 {
-		return nil, dberr.NotSupported("correlated subqueries in the " + eb.clause)
 	}
 	if sq.ncols != 1 {
 		return nil, dberr.New(dberr.Binder, "Subquery returns %d columns - expected 1", sq.ncols)
 	}
 	d.subs = append(d.subs, sq)
 	return &placeholder{idx: len(d.subs) - 1, col: fieldRef(sq.plan.Schema(), 0)}, nil
-}
-
-// attach cross joins every subquery's single value onto node and returns the join and e
-// with the placeholders replaced by the joined columns.
-func (d *deferredSubqueries) attach(node plan.Node, e plan.Expr) (plan.Node, plan.Expr) {
-	if d == nil || len(d.subs) == 0 {
-		return node, e
-	}
-	cols := make([]plan.Expr, len(d.subs))
-	for i, sq := range d.subs {
-		val := fieldRef(sq.plan.Schema(), 0)
-		agg := plan.NewAggregate(sq.plan, nil, nil, []plan.AggCall{{
-			Func: "single_value", Args: []plan.Expr{val}, DataType: val.DataType, Null: true, Name: val.Name,
-		}})
-		j := plan.NewJoin(node, agg, plan.CrossJoin, nil, nil, nil)
-		node = j
-		cols[i] = fieldRef(j.Schema(), j.Schema().NumFields()-1)
-	}
-	return node, replacePlaceholders(e, cols)
 }
 
 func replacePlaceholders(e plan.Expr, cols []plan.Expr) plan.Expr {

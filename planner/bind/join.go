@@ -17,7 +17,7 @@ func (b *binder) bindFromItem(item ast.FromItem) (plan.Node, *scope, error) {
 	case *ast.TableRef:
 		return b.bindTable(it)
 	case *ast.SubqueryRef:
-		n, err := b.child().bindStatement(it.Query)
+		n, err := b.nested().bindStatement(it.Query) // flatten.go
 		if err != nil {
 			return nil, nil, err
 		}
@@ -30,6 +30,8 @@ func (b *binder) bindFromItem(item ast.FromItem) (plan.Node, *scope, error) {
 		return derived(n, it.Alias, it.Columns, it.Pos)
 	case *ast.Join:
 		return b.bindJoin(it)
+	case *ast.TableFunc:
+		return b.bindTableFunc(it) // table_func.go
 	}
 	return nil, nil, dberr.New(dberr.Internal, "unexpected FROM item %T", item)
 }
@@ -67,6 +69,9 @@ func (b *binder) bindJoin(j *ast.Join) (plan.Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if n, sc, ok, err := b.lateralUnnest(j, left, ls); ok || err != nil { // table_func.go
+		return n, sc, err
+	}
 	right, rs, lat, err := b.bindJoinRight(j.Right, ls) // lateral.go
 	if err != nil {
 		return nil, nil, err
@@ -93,6 +98,7 @@ func (b *binder) bindJoin(j *ast.Join) (plan.Node, *scope, error) {
 	case len(using) > 0:
 		return b.usingJoin(left, right, ls, rs, typ, using, j.Pos)
 	case j.On != nil:
+		both.outer, both.corr = b.outer, b.nestedCorr() // flatten.go
 		eb := &exprBinder{b: b, scope: both, clause: "JOIN condition"}
 		cond, err := eb.bind(j.On)
 		if err != nil {

@@ -29,9 +29,13 @@ func (b *binder) bindJoinRight(item ast.FromItem, ls *scope) (plan.Node, *scope,
 		return n, sc, nil, err
 	}
 	child := b.child()
+	ls.outer = b.outer // a reference past the left side is a deep one (flatten.go)
 	child.outer = ls
 	child.corr = &correlation{lateral: true}
 	n, err := child.bindStatement(ref.Query)
+	if needsGeneral(err) || err == nil && child.corr.deep {
+		return b.flatLateralRight(ref, ls) // lateral_flat.go
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -46,7 +50,7 @@ func (b *binder) bindJoinRight(item ast.FromItem, ls *scope) (plan.Node, *scope,
 		return nil, nil, nil, dberr.New(dberr.Internal, "lateral aggregate not decorrelated over a domain")
 	}
 	if outerRefs && !sq.lift() {
-		return nil, nil, nil, dberr.NotSupported("lateral column references outside the subquery's WHERE clause and plain select list").At(ref.Pos.Line, ref.Pos.Column)
+		return b.flatLateralRight(ref, ls) // lateral_flat.go
 	}
 	visible := plan.NewProject(n, columnRefs(n.Schema(), sq.ncols), fieldNames(n, sq.ncols))
 	_, sc, err := derived(visible, ref.Alias, ref.Columns, ref.Pos)
@@ -65,13 +69,16 @@ func fieldNames(n plan.Node, k int) []string {
 // rs) onto left and projects the correlation columns away.
 func (b *binder) lateralJoin(j *ast.Join, left, right plan.Node, ls, rs *scope, sq *subquery) (plan.Node, *scope, error) {
 	typ := joinTypes[j.Kind]
+	if sq.general {
+		return b.flatLateralJoin(j, typ, left, ls, rs, sq) // lateral_flat.go
+	}
 	switch {
 	case j.Natural || len(j.Using) > 0:
 		return nil, nil, dberr.NotSupported("NATURAL or USING joins with a lateral subquery").At(j.Pos.Line, j.Pos.Column)
 	case typ == plan.CrossJoin:
 		typ = plan.InnerJoin
 	case typ != plan.InnerJoin && typ != plan.LeftJoin:
-		return nil, nil, dberr.NotSupported(typ.String()+" joins with a lateral subquery").At(j.Pos.Line, j.Pos.Column)
+		return nil, nil, errLateralJoinType(j)
 	}
 	nleft := left.Schema().NumFields()
 	if sq.lifted != nil {
@@ -90,19 +97,12 @@ func (b *binder) lateralJoin(j *ast.Join, left, right plan.Node, ls, rs *scope, 
 	}
 	conds = append(conds, sq.joinCond(nleft))
 	both := &scope{cols: append(append([]scopeCol{}, ls.cols...), shiftCols(rs.cols, nleft)...)}
-	if j.On != nil {
-		eb := &exprBinder{b: b, scope: both, clause: "JOIN condition"}
-		on, err := eb.bind(j.On)
-		if err != nil {
-			return nil, nil, err
-		}
-		if on, err = asPredicate(on, "JOIN", j.On.Position()); err != nil {
-			return nil, nil, err
-		}
-		onL, onR, rest := plan.SplitJoinCondition(on, nleft)
-		lk, rk = append(append([]plan.Expr{}, lk...), onL...), append(append([]plan.Expr{}, rk...), onR...)
-		conds = append(conds, rest)
+	onL, onR, rest, err := b.lateralOn(j, both, nleft)
+	if err != nil {
+		return nil, nil, err
 	}
+	lk, rk = append(append([]plan.Expr{}, lk...), onL...), append(append([]plan.Expr{}, rk...), onR...)
+	conds = append(conds, rest)
 	var nonNil []plan.Expr
 	for _, c := range conds {
 		if c != nil {

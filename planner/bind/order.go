@@ -31,6 +31,10 @@ func (st *selectState) bindOrderBy(eb *exprBinder) ([]orderKey, error) {
 		if o.NullsFirst != nil {
 			k.nullsFirst = *o.NullsFirst
 		}
+		if _, all := o.Expr.(*ast.OrderAll); all {
+			keys = append(keys, st.orderAll(k)...) // order_all.go
+			continue
+		}
 		col, err := st.orderColumn(&ob, o.Expr)
 		if err != nil {
 			return nil, err

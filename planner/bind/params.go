@@ -157,6 +157,10 @@ func forEachExpr(n plan.Node, f func(plan.Expr)) {
 		for _, r := range n.Rows {
 			es = append(es, r...)
 		}
+	case *plan.Window:
+		es = windowExprs(n) // flatten.go
+	case *plan.Unnest:
+		es = n.Lists
 	}
 	for _, e := range es {
 		f(e)

@@ -65,7 +65,17 @@ func (eb *exprBinder) bindQuantified(e *ast.Binary, cmp string, all bool) (plan.
 	if err != nil {
 		return nil, err
 	}
+	var before plan.Node
+	if eb.input != nil {
+		before = *eb.input
+	}
 	anyVal, err := eb.quantifiedAny(q.Query, x, name, nil)
+	if needsGeneral(err) && (eb.input != nil || eb.deferred != nil) {
+		if eb.input != nil {
+			*eb.input = before
+		}
+		anyVal, err = eb.flatAny(q.Query, x, name) // general.go
+	}
 	if err != nil || !all {
 		return anyVal, err
 	}

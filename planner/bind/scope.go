@@ -73,11 +73,23 @@ func (s *scope) resolve(ref *ast.ColumnRef, clause string) (plan.Expr, error) {
 		return colRef(c), nil
 	}
 	if s.outer != nil && !isAmbiguous(err) {
-		if oc, oerr := s.outer.find(ref); oerr == nil {
+		// The nearest enclosing query that has the column; a reference past the immediate
+		// one marks the correlation deep (flatten.go).
+		for o, depth := s.outer, 1; o != nil; o, depth = o.outer, depth+1 {
+			oc, oerr := o.find(ref)
+			if oerr != nil {
+				if isAmbiguous(oerr) {
+					return nil, oerr
+				}
+				continue
+			}
 			if s.corr == nil {
 				return nil, dberr.NotSupported("correlated column references here")
 			}
-			return &outerRef{col: colRef(oc)}, nil
+			if depth > 1 {
+				s.corr.deep = true
+			}
+			return &outerRef{col: colRef(oc), sc: o}, nil
 		}
 	}
 	return nil, err
@@ -150,6 +162,7 @@ func (s *scope) lookupIn(name string, ok func(scopeCol) bool) int {
 // subquery. It never reaches a finished plan: decorrelation replaces it.
 type outerRef struct {
 	col *plan.ColumnRef
+	sc  *scope // the scope col belongs to
 }
 
 // Type implements plan.Expr.

@@ -84,7 +84,7 @@ func (b *binder) bindWhere(node plan.Node, sc *scope, where ast.Expr) (plan.Node
 		if cond, err = asPredicate(cond, "WHERE", c.Position()); err != nil {
 			return nil, err
 		}
-		if sc.corr != nil && hasOuter(cond) {
+		if sc.corr != nil && !sc.corr.general && hasOuter(cond) {
 			if err := sc.corr.add(cond); err != nil {
 				return nil, errAt(err, c.Position())
 			}
@@ -187,6 +187,9 @@ func defaultName(e ast.Expr, sc *scope) string {
 		if c, err := sc.find(ref); err == nil {
 			return c.field.Name
 		}
+		if len(ref.Parts) > 1 { // a struct field, s.a (struct_expr.go)
+			return ref.Parts[len(ref.Parts)-1]
+		}
 	}
 	return ast.Format(e)
 }
@@ -215,13 +218,15 @@ func (st *selectState) plan() (plan.Node, error) {
 	if err != nil {
 		return nil, errAt(err, st.s.Pos)
 	}
-	eb := &exprBinder{b: st.b, scope: st.in, clause: "SELECT list", input: &st.input, win: win}
+	eb := &exprBinder{b: st.b, scope: st.in, clause: "SELECT list", input: &st.input, win: win, unnest: &unnestContext{}}
 	if st.isAggregateQuery() {
 		if err := st.bindGroups(); err != nil {
 			return nil, err
 		}
 		eb.agg = st.agg
 		eb.input = nil
+		st.havingSubs = &deferredSubqueries{agg: st.agg} // scalar subqueries: grouped_subquery.go
+		eb.deferred = st.havingSubs
 	}
 	if err := st.checkCorrelated(); err != nil {
 		return nil, err
@@ -231,8 +236,9 @@ func (st *selectState) plan() (plan.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e.Type().ID() == arrow.NULL && !st.s.UntypedNulls {
-			// DuckDB outputs an untyped NULL as INTEGER.
+		if _, isParam := e.(*paramRef); isParam && !st.s.UntypedNulls {
+			// Untyped expressions keep DuckDB's type "NULL" (NULL literals, unnest(NULL),
+			// columns of them); a bare parameter is INTEGER.
 			e, _ = functions.Cast(e, arrow.PrimitiveTypes.Int32)
 		}
 		st.exprs = append(st.exprs, e)
@@ -255,13 +261,21 @@ func (st *selectState) plan() (plan.Node, error) {
 	node := st.input
 	if st.agg != nil {
 		st.filterDomainAggs() // domain.go
-		node = plan.NewAggregate(node, st.agg.groups, st.agg.names, st.agg.aggs)
+		// the aggregate, sorted for ORDER BY inside aggregates (agg_order.go)
+		if node, err = st.agg.newAggregate(node); err != nil {
+			return nil, err
+		}
+		if node, err = st.attachSubqueries(node, &having); err != nil { // grouped_subquery.go
+			return nil, err
+		}
 		if having != nil {
-			node, having = st.havingSubs.attach(node, having)
 			node = &plan.Filter{Input: node, Cond: having}
 		}
 	}
 	if node, err = st.addWindow(node, win, qualify); err != nil {
+		return nil, err
+	}
+	if node, err = st.addUnnest(node, eb.unnest); err != nil { // unnest.go
 		return nil, err
 	}
 	return st.finish(node, keys)
@@ -271,7 +285,6 @@ func (st *selectState) bindHaving() (plan.Expr, error) {
 	if st.s.Having == nil {
 		return nil, nil
 	}
-	st.havingSubs = &deferredSubqueries{}
 	hb := &exprBinder{b: st.b, scope: st.in, agg: st.agg, clause: "HAVING clause", deferred: st.havingSubs}
 	h, err := hb.bind(st.s.Having)
 	if err != nil {

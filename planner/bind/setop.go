@@ -74,15 +74,18 @@ func (b *binder) bindSetOp(s *ast.SetOp) (plan.Node, error) {
 		inner.OrderBy, inner.Limit, inner.Offset = nil, nil, nil
 		wrapped := &ast.Select{Pos: s.Pos, Items: []ast.SelectItem{{Pos: s.Pos, Star: true}},
 			From: &ast.SubqueryRef{Pos: s.Pos, Query: &inner}, OrderBy: s.OrderBy, Limit: s.Limit, Offset: s.Offset}
-		return b.child().bindSelect(wrapped)
+		return b.nested().bindSelect(wrapped) // flatten.go
 	}
-	left, err := b.child().bindStatement(s.Left)
+	left, err := b.nested().bindStatement(s.Left)
 	if err != nil {
 		return nil, err
 	}
-	right, err := b.child().bindStatement(s.Right)
+	right, err := b.nested().bindStatement(s.Right)
 	if err != nil {
 		return nil, err
+	}
+	if s.ByName {
+		left, right = alignByName(left, right) // setop_byname.go
 	}
 	ln, rn := left.Schema().NumFields(), right.Schema().NumFields()
 	if ln != rn {

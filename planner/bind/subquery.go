@@ -29,6 +29,12 @@ type correlation struct {
 	// scalar marks a scalar subquery: an aggregate whose value over an empty group is not
 	// NULL goes over a domain (empty_group.go).
 	scalar bool
+	// general marks a subquery bound for flattening (flatten.go): outer references stay in
+	// its expressions instead of being collected here.
+	general bool
+	// deep is set when the subquery references a query further out than the enclosing
+	// one; only flattening handles that.
+	deep bool
 }
 
 // add records cond, which references outer columns.
@@ -126,6 +132,14 @@ type subquery struct {
 	// lifted is the top projection of a lateral subquery whose select list references
 	// outer columns: it is evaluated above the join (lateral_lift.go); plan is its input.
 	lifted *plan.Project
+	// general marks a lateral subquery bound in general mode, flattened when joined
+	// (lateral_flat.go): plan is the bound subquery with its outer references.
+	general bool
+	// outer is the scope a deferred general-mode subquery's outer references resolve into
+	// (grouped_subquery.go); anyX and anyFn, when set, make it x fn ANY (q).
+	outer *scope
+	anyX  plan.Expr
+	anyFn string
 }
 
 // joinCond is the residual correlation as a join condition over the outer input (nleft
@@ -167,6 +181,9 @@ func (b *binder) bindSubqueryCorr(q ast.Statement, outer *scope, c *correlation)
 	if err != nil {
 		return nil, err
 	}
+	if c.deep {
+		return nil, dberr.NotSupported("correlation more than one level up outside the general decorrelation")
+	}
 	sq := &subquery{plan: n, ncols: n.Schema().NumFields() - len(c.inner) - len(c.extra), outerKeys: c.outer, corr: c}
 	if len(c.residual) > 0 && c.aggregated {
 		return nil, dberr.NotSupported("correlated subqueries with aggregates whose correlation is not an equality between an inner and an outer expression")
@@ -194,7 +211,8 @@ func fieldRef(s *arrow.Schema, i int) *plan.ColumnRef {
 	return &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable}
 }
 
-// checkCorrelated rejects the clauses flightd cannot decorrelate yet.
+// checkCorrelated rejects the clauses the specialised decorrelation does not handle; the
+// subquery is then bound again for the general one (flatten.go).
 func (st *selectState) checkCorrelated() error {
 	if st.in.corr == nil || len(st.in.corr.inner)+len(st.in.corr.residual) == 0 {
 		return nil
@@ -233,10 +251,13 @@ func (b *binder) semiJoin(node plan.Node, sc *scope, c ast.Expr) (plan.Node, boo
 		return node, false, nil // bound as an expression: bindMarkSubquery
 	}
 	sq, err := b.bindSubquery(q, sc)
-	if err != nil {
-		return nil, false, err
+	if err == nil {
+		err = sq.requireNoDomain("EXISTS and IN subqueries")
 	}
-	if err := sq.requireNoDomain("EXISTS and IN subqueries"); err != nil {
+	if needsGeneral(err) {
+		return node, false, nil // bound as an expression: flatExists, flatAny (general.go)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	lk, rk := sq.outerKeys, sq.rightKeys()
@@ -278,6 +299,9 @@ func (eb *exprBinder) requireInput() (*plan.Node, error) {
 // bindMarkSubquery plans EXISTS (q) (x == nil) or x IN (q) as a mark join onto the input
 // and returns the mark column: EXISTS is coalesce(mark, false).
 func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos) (plan.Expr, error) {
+	if eb.input == nil && eb.deferred != nil {
+		return eb.flatMark(q, x, pos) // general.go, grouped_subquery.go
+	}
 	input, err := eb.requireInput()
 	if err != nil {
 		return nil, err
@@ -286,10 +310,13 @@ func (eb *exprBinder) bindMarkSubquery(q ast.Statement, x ast.Expr, pos ast.Pos)
 		return eb.oneRowMark(q, x, pos)
 	}
 	sq, err := eb.b.bindSubquery(q, eb.scope)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = sq.requireNoDomain("EXISTS and IN subqueries")
 	}
-	if err := sq.requireNoDomain("EXISTS and IN subqueries"); err != nil {
+	if needsGeneral(err) {
+		return eb.flatMark(q, x, pos)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if x != nil && (len(sq.outerKeys) > 0 || len(sq.corr.residual) > 0) {
@@ -338,6 +365,9 @@ func (eb *exprBinder) bindScalarSubquery(e *ast.Subquery) (plan.Expr, error) {
 		return nil, err
 	}
 	sq, err := eb.b.bindSubqueryCorr(e.Query, eb.scope, &correlation{scalar: true})
+	if needsGeneral(err) {
+		return eb.flatScalar(e.Query) // general.go
+	}
 	if err != nil {
 		return nil, err
 	}

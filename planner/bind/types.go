@@ -36,6 +36,9 @@ func typeFromName(tn ast.TypeName) (arrow.DataType, error) {
 	if len(tn.Dims) > 0 {
 		return arrayTypeFromName(tn)
 	}
+	if tn.Fields != nil {
+		return structTypeFromName(tn) // struct_expr.go
+	}
 	if tn.Name == "DECIMAL" || tn.Name == "NUMERIC" {
 		p, s := int32(18), int32(3)
 		switch len(tn.Args) {

@@ -246,21 +246,12 @@ func (eb *exprBinder) frameBound(b ast.FrameBoundSpec, unit plan.FrameUnit) (pla
 
 // replaceWindowRefs rewrites window placeholders into columns width+k of the Window node.
 func replaceWindowRefs(e plan.Expr, w *plan.Window, width int) plan.Expr {
-	switch x := e.(type) {
-	case *windowRef:
-		f := w.Schema().Field(width + x.k)
-		return &plan.ColumnRef{Index: width + x.k, Name: f.Name, DataType: f.Type, Null: f.Nullable}
-	case *plan.Call:
-		out := *x
-		out.Args = make([]plan.Expr, len(x.Args))
-		for i, a := range x.Args {
-			out.Args[i] = replaceWindowRefs(a, w, width)
+	return substitute(e, func(e plan.Expr) (plan.Expr, bool) { // unnest.go
+		x, ok := e.(*windowRef)
+		if !ok {
+			return nil, false
 		}
-		return &out
-	case *plan.Cast:
-		out := *x
-		out.Input = replaceWindowRefs(x.Input, w, width)
-		return &out
-	}
-	return e
+		f := w.Schema().Field(width + x.k)
+		return &plan.ColumnRef{Index: width + x.k, Name: f.Name, DataType: f.Type, Null: f.Nullable}, true
+	})
 }

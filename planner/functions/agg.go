@@ -9,7 +9,8 @@ import (
 
 // NewAgg builds an aggregate call with its result type: count → int64 (never NULL),
 // sum of integers → int64 (DuckDB returns HUGEINT; values compare equal), sum of floats →
-// float64, sum of decimal(p,s) → decimal(38,s), avg → float64, min/max → the input type.
+// float64, sum of decimal(p,s) → decimal(38,s), avg → float64, min/max → the input type;
+// median, quantiles, mode and arg_max/arg_min as orderStat (agg_quantile.go) types them.
 func NewAgg(name string, args []plan.Expr, distinct bool, outName string) (plan.AggCall, error) {
 	a := plan.AggCall{Func: name, Args: args, Distinct: distinct, Name: outName, Null: true}
 	if !Aggregates[name] {
@@ -24,6 +25,9 @@ func NewAgg(name string, args []plan.Expr, distinct bool, outName string) (plan.
 	}
 	if name == "string_agg" {
 		return stringAgg(a)
+	}
+	if orderStatAggs[name] {
+		return orderStat(a) // agg_quantile.go
 	}
 	if len(args) != 1 {
 		return a, noMatch(name, args)

@@ -47,12 +47,16 @@ var Aggregates = map[string]bool{
 	"stddev_samp": true, "stddev_pop": true, "var_samp": true, "var_pop": true,
 	"bool_and": true, "bool_or": true, "string_agg": true, "list": true,
 	"approx_count_distinct": true, "first": true, "last": true, "any_value": true,
+	"median": true, "quantile_cont": true, "quantile_disc": true, "mode": true,
+	"arg_max": true, "arg_min": true,
 }
 
 // AggregateAliases maps alternative aggregate names to canonical ones.
 var AggregateAliases = map[string]string{
 	"stddev": "stddev_samp", "variance": "var_samp", "array_agg": "list",
 	"listagg": "string_agg", "group_concat": "string_agg", "arbitrary": "first",
+	"max_by": "arg_max", "min_by": "arg_min", "argmax": "arg_max", "argmin": "arg_min",
+	"quantile": "quantile_disc",
 }
 
 func typeNames(args []plan.Expr) string {

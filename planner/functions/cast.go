@@ -39,6 +39,8 @@ func foldCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error) {
 	switch {
 	case from.ID() == arrow.LIST || from.ID() == arrow.FIXED_SIZE_LIST:
 		return foldListCast(lit, to)
+	case from.ID() == arrow.STRUCT:
+		return foldStructCast(lit, to) // struct.go
 	case IsString(from):
 		s, err := parseString(v.String(), to)
 		if err != nil {
@@ -67,6 +69,8 @@ func foldCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error) {
 			return nil, false, nil
 		}
 		return &plan.Literal{Value: scalar.NewDecimal128Scalar(num, to)}, true, nil
+	case from.ID() == arrow.DECIMAL128 && (to.ID() == arrow.DECIMAL128 || IsFloat(to)):
+		return foldDecimalCast(v.(*scalar.Decimal128), to)
 	case from.ID() == arrow.DATE32 && to.ID() == arrow.TIMESTAMP:
 		days := int64(v.(*scalar.Date32).Value)
 		ts := to.(*arrow.TimestampType)

@@ -77,13 +77,38 @@ func col(name string, t arrow.DataType, null bool) *plan.ColumnRef {
 
 func lit(s scalar.Scalar) *plan.Literal { return &plan.Literal{Value: s} }
 
+// callCase is one NewCall: want is the String() of the call, its type and " null" when
+// nullable; err a wanted error kind instead.
+type callCase struct {
+	name string
+	args []plan.Expr
+	want string
+	err  dberr.Kind
+}
+
+func runCallCases(t *testing.T, tests []callCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name+"/"+tc.want, func(t *testing.T) {
+			c, err := NewCall(tc.name, tc.args)
+			if tc.err != 0 {
+				var e *dberr.Error
+				require.ErrorAs(t, err, &e, "want an error, got %v", err)
+				require.Equal(t, tc.err, e.Kind, err.Error())
+				return
+			}
+			require.NoError(t, err)
+			got := c.String() + " " + c.Type().String()
+			if c.Nullable() {
+				got += " null"
+			}
+			require.Equal(t, tc.want, got)
+		})
+	}
+}
+
 func TestNewCall(t *testing.T) {
-	tests := []struct {
-		name string
-		args []plan.Expr
-		want string // String() of the call and its type
-		err  dberr.Kind
-	}{
+	runCallCases(t, []callCase{
 		{"gt", []plan.Expr{col("a", i16, true), lit(scalar.NewInt32Scalar(5))}, "gt(a#0, 5) bool null", 0},
 		{"gt", []plan.Expr{col("a", i16, false), lit(scalar.NewInt32Scalar(100000))}, "gt(CAST(a#0 AS int32), 100000) bool", 0},
 		{"equal", []plan.Expr{col("d", date, true), lit(scalar.NewStringScalar("2024-02-29"))}, "equal(d#0, 2024-02-29) bool null", 0},
@@ -133,24 +158,7 @@ func TestNewCall(t *testing.T) {
 		{"case", []plan.Expr{col("c", arrow.FixedWidthTypes.Boolean, false), lit(scalar.NewInt32Scalar(1)), lit(scalar.NewFloat64Scalar(2.5))}, "case(c#0, 1, 2.5) float64", 0},
 		{"case", []plan.Expr{col("c", i32, false), lit(scalar.NewInt32Scalar(1)), lit(scalar.NewInt32Scalar(2))}, "", dberr.Binder},
 		{"nope", nil, "", dberr.Binder},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name+"/"+tc.want, func(t *testing.T) {
-			c, err := NewCall(tc.name, tc.args)
-			if tc.err != 0 {
-				var e *dberr.Error
-				require.ErrorAs(t, err, &e, "want an error, got %v", err)
-				require.Equal(t, tc.err, e.Kind, err.Error())
-				return
-			}
-			require.NoError(t, err)
-			got := c.String() + " " + c.Type().String()
-			if c.Nullable() {
-				got += " null"
-			}
-			require.Equal(t, tc.want, got)
-		})
-	}
+	})
 }
 
 func TestCastFolding(t *testing.T) {
@@ -206,7 +214,8 @@ func TestNewAgg(t *testing.T) {
 		{"min", str, str, true},
 		{"max", tsUs, tsUs, true},
 		{"max", nil, nil, true},
-		{"median", i32, nil, true},
+		{"median", i32, f64, true},
+		{"no_such_agg", i32, nil, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -144,7 +144,7 @@ func sameNumeric(name string, args []plan.Expr) (*plan.Call, error) {
 	}
 	a := args[0]
 	if a.Type().ID() == arrow.NULL {
-		a, _ = Cast(a, arrow.PrimitiveTypes.Int32)
+		a, _ = Cast(a, tI64) // DuckDB: abs(NULL) is BIGINT
 	}
 	return &plan.Call{Func: name, Args: []plan.Expr{a}, DataType: a.Type(), Null: a.Nullable()}, nil
 }
@@ -156,18 +156,22 @@ func sign(name string, args []plan.Expr) (*plan.Call, error) {
 	return &plan.Call{Func: name, Args: args, DataType: arrow.PrimitiveTypes.Int8, Null: args[0].Nullable()}, nil
 }
 
-// rounding types ceil, floor and round as DuckDB does: floats stay DOUBLE, integers stay
-// themselves for round and become DOUBLE for ceil and floor, decimals keep their width
-// with scale 0 (or round's constant digits).
+// rounding types ceil, floor, round and trunc as DuckDB does: FLOAT and DOUBLE keep their
+// type, integers stay themselves for round and trunc and become DOUBLE for ceil and floor,
+// decimals keep their width with scale 0 (or the constant digits); round(NULL) and
+// trunc(NULL) are BIGINT.
 func rounding(name string, args []plan.Expr) (*plan.Call, error) {
 	max := 1
-	if name == "round" {
+	if name == "round" || name == "trunc" {
 		max = 2
 	}
 	if len(args) < 1 || len(args) > max || !IsNumeric(args[0].Type()) && args[0].Type().ID() != arrow.NULL {
 		return nil, noMatch(name, args)
 	}
 	x := args[0]
+	if x.Type().ID() == arrow.NULL && max == 2 {
+		x, _ = Cast(x, tI64) // DuckDB: round(NULL) and trunc(NULL) are BIGINT
+	}
 	out := []plan.Expr{x}
 	if len(args) == 2 {
 		d, err := implicit(name, args, args[1], arrow.PrimitiveTypes.Int32)
@@ -194,9 +198,9 @@ func rounding(name string, args []plan.Expr) (*plan.Call, error) {
 		ret = &arrow.Decimal128Type{Precision: t.Precision, Scale: scale}
 	default:
 		switch {
-		case IsInteger(x.Type()) && name == "round":
+		case IsInteger(x.Type()) && max == 2:
 			ret = x.Type()
-		case x.Type().ID() == arrow.FLOAT32 && name != "round":
+		case x.Type().ID() == arrow.FLOAT32:
 			ret = x.Type()
 		default:
 			c, _ := Cast(x, tF64)

@@ -116,6 +116,8 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, bool) {
 		return arrow.BinaryTypes.String, true
 	case isTemporal(a) && isTemporal(b):
 		return commonTemporal(a, b)
+	case a.ID() == arrow.STRUCT && b.ID() == arrow.STRUCT:
+		return commonStruct(a.(*arrow.StructType), b.(*arrow.StructType)) // struct.go
 	case a.ID() == b.ID():
 		return a, true
 	}

@@ -72,8 +72,8 @@ func navigation(name string, args []plan.Expr, max int) ([]plan.Expr, arrow.Data
 	}
 	x := args[0]
 	t := x.Type()
-	if t.ID() == arrow.NULL {
-		t = arrow.PrimitiveTypes.Int32
+	if t.ID() == arrow.NULL && len(args) > 2 {
+		t = arrow.PrimitiveTypes.Int32 // a default value needs a type; without one the result is NULL-typed, as in DuckDB
 	}
 	out := []plan.Expr{x}
 	if len(args) > 1 {

@@ -294,8 +294,12 @@ func (p *parser) postfixExpr() (ast.Expr, error) {
 				return nil, err
 			}
 			x = &ast.Cast{Pos: x.Position(), X: x, Type: tn}
-		case p.isOp("["):
-			return nil, p.notSupported(t, "subscripts")
+		case p.isOp("[") || p.isOp("."):
+			next, ok, err := p.fieldAccess(x)
+			if err != nil || !ok {
+				return x, err
+			}
+			x = next
 		case p.isKw("COLLATE"):
 			return nil, p.notSupported(t, "COLLATE")
 		default:
@@ -313,6 +317,12 @@ func (p *parser) typeName() (ast.TypeName, error) {
 	p.next()
 	tn := ast.TypeName{Name: t.upper()}
 	switch {
+	case (tn.Name == "STRUCT" || tn.Name == "ROW") && p.isOp("("):
+		tn.Name = "STRUCT"
+		if err := p.structTypeFields(&tn); err != nil {
+			return tn, err
+		}
+		return tn, p.arrayDims(&tn)
 	case tn.Name == "DOUBLE" && p.acceptKw("PRECISION"):
 	case tn.Name == "CHARACTER" && p.acceptKw("VARYING"):
 		tn.Name = "VARCHAR"
@@ -391,8 +401,11 @@ func (p *parser) param() (ast.Expr, error) {
 func (p *parser) parenExpr() (ast.Expr, error) {
 	t := p.peek()
 	if t.text != "(" {
-		if t.text == "[" {
+		switch t.text {
+		case "[":
 			return p.listLiteral()
+		case "{":
+			return p.structLiteral()
 		}
 		return nil, p.syntaxError(t)
 	}
@@ -409,8 +422,14 @@ func (p *parser) parenExpr() (ast.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.isOp(",") {
-		return nil, p.notSupported(p.peek(), "row values")
+	if p.acceptOp(",") {
+		// (a, b) is row(a, b), DuckDB's unnamed struct.
+		rest, err := p.exprList()
+		if err != nil {
+			return nil, err
+		}
+		row := &ast.FuncCall{Pos: t.pos, Name: "row", Args: append([]ast.Expr{x}, rest...)}
+		return row, p.expectOp(")")
 	}
 	return x, p.expectOp(")")
 }

@@ -120,10 +120,13 @@ func (p *parser) tablePrimary() (ast.FromItem, error) {
 	case p.isKw("LATERAL"):
 		// DuckDB lets every subquery in FROM reference the items to its left, so LATERAL
 		// changes nothing there (the binder decorrelates such subqueries, bind/lateral.go).
-		if next := p.peekAt(1); next.kind != tOp || next.text != "(" {
+		p.next()
+		if p.isTableFunc() { // LATERAL unnest(t.l): table_func.go
+			return p.tableFunc()
+		}
+		if next := p.peek(); next.kind != tOp || next.text != "(" {
 			return nil, p.notSupported(t, "LATERAL with anything but a subquery")
 		}
-		p.next()
 		return p.parenFromItem()
 	case t.kind == tOp && t.text == "(":
 		return p.parenFromItem()
@@ -134,6 +137,8 @@ func (p *parser) tablePrimary() (ast.FromItem, error) {
 		}
 		v.Alias, v.Columns, err = p.derivedAlias()
 		return v, err
+	case p.isTableFunc():
+		return p.tableFunc() // table_func.go
 	}
 	return p.tableRef()
 }

@@ -124,6 +124,10 @@ func (p *parser) funcCall(t token, name string) (ast.Expr, error) {
 	case p.acceptOp("*"):
 		call.Star = true
 	case p.isOp(")"):
+	case p.isNamedArg() && call.Name == "struct_pack":
+		return p.structPackArgs(t)
+	case p.isNamedArg():
+		return nil, p.notSupported(p.peek(), "named arguments of "+call.Name)
 	default:
 		if p.acceptKw("DISTINCT") {
 			call.Distinct = true
@@ -136,8 +140,8 @@ func (p *parser) funcCall(t token, name string) (ast.Expr, error) {
 		}
 		call.Args = args
 		p.nullTreatment(call)
-		if p.isKw("ORDER") {
-			return nil, p.notSupported(p.peek(), "ORDER BY inside aggregates")
+		if err := p.orderBy(&call.OrderBy); err != nil {
+			return nil, err
 		}
 	}
 	if err := p.expectOp(")"); err != nil {

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"github.com/flightd/flightd/internal/dberr"
 	"github.com/flightd/flightd/planner/ast"
 )
 
@@ -145,11 +146,15 @@ func (p *parser) unionTerm() (ast.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		byName, err := p.byName(op)
+		if err != nil {
+			return nil, err
+		}
 		right, err := p.intersectTerm()
 		if err != nil {
 			return nil, err
 		}
-		left = &ast.SetOp{Pos: left.Position(), Op: op.upper(), All: all, Left: left, Right: right}
+		left = &ast.SetOp{Pos: left.Position(), Op: op.upper(), All: all, ByName: byName, Left: left, Right: right}
 	}
 	return left, nil
 }
@@ -174,16 +179,26 @@ func (p *parser) intersectTerm() (ast.Statement, error) {
 	return left, nil
 }
 
-// setQuantifier reads ALL or DISTINCT after a set operator and rejects BY NAME.
+// setQuantifier reads ALL or DISTINCT after a set operator (BY NAME is left to byName).
 func (p *parser) setQuantifier() (bool, error) {
 	all := p.acceptKw("ALL")
 	if !all {
 		p.acceptKw("DISTINCT")
 	}
-	if p.isKw("BY") {
-		return false, p.notSupported(p.peek(), "set operations BY NAME")
-	}
 	return all, nil
+}
+
+// byName reads BY NAME after UNION [ALL]; DuckDB rejects it after EXCEPT (and INTERSECT,
+// whose parser does not call this).
+func (p *parser) byName(op token) (bool, error) {
+	if !p.isKw("BY") || p.peekAt(1).upper() != "NAME" {
+		return false, nil
+	}
+	if op.upper() != "UNION" {
+		return false, dberr.New(dberr.Parser, "Invalid combination of %s and BY NAME", op.upper()).At(op.pos.Line, op.pos.Column)
+	}
+	p.i += 2
+	return true, nil
 }
 
 // queryPrimary is SELECT ..., VALUES ... or ( query ).

@@ -305,13 +305,13 @@ func (p *parser) orderBy(out *[]ast.OrderItem) error {
 	if err := p.expectKw("BY"); err != nil {
 		return err
 	}
-	if p.isKw("ALL") {
-		return p.notSupported(p.peek(), "ORDER BY ALL")
-	}
 	for {
 		t := p.peek()
-		e, err := p.expr()
-		if err != nil {
+		var e ast.Expr
+		var err error
+		if all := len(*out) == 0 && p.acceptKw("ALL"); all {
+			e = &ast.OrderAll{Pos: t.pos} // bind/order_all.go
+		} else if e, err = p.expr(); err != nil {
 			return err
 		}
 		it := ast.OrderItem{Pos: t.pos, Expr: e}
@@ -329,7 +329,7 @@ func (p *parser) orderBy(out *[]ast.OrderItem) error {
 			it.NullsFirst = &first
 		}
 		*out = append(*out, it)
-		if !p.acceptOp(",") {
+		if _, all := e.(*ast.OrderAll); all || !p.acceptOp(",") {
 			return nil
 		}
 	}

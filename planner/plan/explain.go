@@ -74,6 +74,8 @@ func explainLine(n Node) string {
 		return line
 	case *WorkingTable:
 		return fmt.Sprintf("WorkingTable: id=%d", n.ID)
+	case *Range, *Unnest: // table_func.go
+		return n.(fmt.Stringer).String()
 	}
 	return fmt.Sprintf("%T", n)
 }

@@ -123,6 +123,8 @@ func (c *consumer) rel(r *pb.Rel, path string) (plan.Node, error) {
 		return c.extensionMulti(k.ExtensionMulti, path+"/extension_multi")
 	case *pb.Rel_ExtensionLeaf:
 		return c.extensionLeaf(k.ExtensionLeaf, path+"/extension_leaf")
+	case *pb.Rel_ExtensionSingle:
+		return c.extensionSingle(k.ExtensionSingle, path+"/extension_single") // table_func.go
 	case nil:
 		return nil, invalid(path, "missing relation")
 	}

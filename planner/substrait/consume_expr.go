@@ -19,7 +19,7 @@ import (
 func (c *consumer) expr(e *pb.Expression, in *arrow.Schema, path string) (plan.Expr, error) {
 	switch k := e.GetRexType().(type) {
 	case *pb.Expression_Selection:
-		return fieldOf(k.Selection, in, path)
+		return c.selection(k.Selection, in, path) // struct.go
 	case *pb.Expression_Literal_:
 		s, err := scalarOf(k.Literal, path)
 		if err != nil {
@@ -101,6 +101,13 @@ func (c *consumer) scalarFunction(f *pb.Expression_ScalarFunction, in *arrow.Sch
 	}
 	if canonical, ok := functions.Aliases[name]; ok {
 		name = canonical
+	}
+	if name == "named" { // struct.go
+		args, err := c.args(f.GetArguments(), f.GetArgs(), in, path)
+		if err != nil {
+			return nil, err
+		}
+		return consumeNamed(args, path)
 	}
 	if _, ok := functions.Scalars[name]; !ok || name == "case" {
 		return nil, dberr.NotSupported(fmt.Sprintf("Substrait function %s (at %s)", name, path))
@@ -278,6 +285,8 @@ func scalarOf(l *pb.Expression_Literal, path string) (scalar.Scalar, error) {
 		return decimalScalar(v.Decimal, path)
 	case *pb.Expression_Literal_IntervalCompound_:
 		return intervalScalar(v.IntervalCompound, path)
+	case *pb.Expression_Literal_Struct_:
+		return structScalar(v.Struct, path) // struct.go
 	case *pb.Expression_Literal_List_, *pb.Expression_Literal_EmptyList:
 		return listScalar(l, path)
 	case nil:

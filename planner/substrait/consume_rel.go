@@ -147,20 +147,28 @@ func (c *consumer) virtualTable(r *pb.ReadRel, vt *pb.ReadRel_VirtualTable, path
 	return emit(plan.NewValues(schema, rows), r.GetCommon(), path)
 }
 
-// schemaOf converts a NamedStruct of top-level columns into an Arrow schema.
+// schemaOf converts a NamedStruct into an Arrow schema: each column's name, then the
+// names of the struct fields inside it, depth-first.
 func schemaOf(ns *pb.NamedStruct, path string) (*arrow.Schema, error) {
 	types := ns.GetStruct().GetTypes()
 	names := ns.GetNames()
-	if len(names) != len(types) {
-		return nil, dberr.NotSupported("nested columns in Substrait virtual tables (at " + path + ")")
-	}
 	fields := make([]arrow.Field, len(types))
 	for i, t := range types {
+		if len(names) == 0 {
+			return nil, invalid(path, "base schema has fewer names than columns")
+		}
 		dt, err := fromType(t)
 		if err != nil {
 			return nil, wrapType(err, path)
 		}
-		fields[i] = arrow.Field{Name: names[i], Type: dt, Nullable: isNullable(t)}
+		name := names[0]
+		if dt, names, err = renameType(dt, names[1:]); err != nil { // struct.go
+			return nil, invalid(path, "base schema names do not fit column %s", name)
+		}
+		fields[i] = arrow.Field{Name: name, Type: dt, Nullable: isNullable(t)}
+	}
+	if len(names) != 0 {
+		return nil, invalid(path, "base schema has %d names too many", len(names))
 	}
 	return arrow.NewSchema(fields, nil), nil
 }

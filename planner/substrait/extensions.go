@@ -90,6 +90,9 @@ func scalarExtension(name string, args []arrow.DataType) (urn, sig string) {
 
 // standardScalars are the generic functions a standard Substrait extension declares,
 // with the name it uses there. The consumer maps the names back (functions.Aliases).
+// Functions without a standard counterpart of the same semantics (cbrt, cot, factorial
+// (DuckDB's is HUGEINT), gcd, lcm, isnan/isinf/isfinite, trunc, ascii, chr, date_diff,
+// last_day, ...) are not mapped to standard Substrait yet: they use flightd's extension.
 var standardScalars = map[string]struct{ urn, name string }{
 	"lower": {urnString, "lower"}, "upper": {urnString, "upper"}, "concat": {urnString, "concat"},
 	"replace": {urnString, "replace"}, "starts_with": {urnString, "starts_with"},
@@ -100,6 +103,10 @@ var standardScalars = map[string]struct{ urn, name string }{
 	"sqrt":   {urnArithmetic, "sqrt"}, "exp": {urnArithmetic, "exp"}, "power": {urnArithmetic, "power"},
 	"ceil": {urnRounding, "ceil"}, "floor": {urnRounding, "floor"},
 	"ln": {urnLog, "ln"}, "log10": {urnLog, "log10"}, "log2": {urnLog, "log2"},
+	"sin": {urnArithmetic, "sin"}, "cos": {urnArithmetic, "cos"}, "tan": {urnArithmetic, "tan"},
+	"asin": {urnArithmetic, "asin"}, "acos": {urnArithmetic, "acos"}, "atan": {urnArithmetic, "atan"},
+	"atan2": {urnArithmetic, "atan2"}, "radians": {urnArithmetic, "radians"},
+	"degrees": {urnArithmetic, "degrees"}, "strftime": {urnDatetime, "strftime"},
 }
 
 // standardCollection is substrait-go's copy of the standard extensions, used to check that
@@ -145,7 +152,12 @@ func aggregateExtension(name string, args []arrow.DataType) (urn, sig string) {
 	}
 	t := args[0]
 	switch {
+	case name == "mode" && ((functions.IsInteger(t) && codes[0] != "any") || functions.IsFloat(t)):
+		return urnArithmetic, signature(name, codes)
 	case name != "sum" && name != "min" && name != "max" && name != "avg":
+		// median and quantile_cont/quantile_disc: the standard median and quantile take
+		// rounding and distribution options flightd does not model, so they are not
+		// mapped to standard Substrait yet (flightd's own URN carries them).
 		return URN, anySignature(name, len(args))
 	case t.ID() == arrow.DECIMAL128:
 		return urnDecimal, signature(name, codes)

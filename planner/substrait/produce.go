@@ -98,6 +98,10 @@ func (p *producer) rel(n plan.Node) (*pb.Rel, error) {
 		return p.recursiveCTE(n)
 	case *plan.WorkingTable:
 		return p.workingTable(n)
+	case *plan.Range:
+		return p.rangeRel(n) // table_func.go
+	case *plan.Unnest:
+		return p.unnestRel(n)
 	}
 	return nil, dberr.NotSupported(fmt.Sprintf("plan node %T in Substrait", n))
 }

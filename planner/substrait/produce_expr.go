@@ -31,6 +31,17 @@ func fieldRef(i int) *pb.Expression {
 }
 
 func (p *producer) expr(e plan.Expr) (*pb.Expression, error) {
+	if makesStruct(e) { // struct.go
+		inner, err := p.exprInner(e)
+		if err != nil {
+			return nil, err
+		}
+		return p.named(e, inner)
+	}
+	return p.exprInner(e)
+}
+
+func (p *producer) exprInner(e plan.Expr) (*pb.Expression, error) {
 	switch e := e.(type) {
 	case *plan.ColumnRef:
 		return fieldRef(e.Index), nil
@@ -45,6 +56,9 @@ func (p *producer) expr(e plan.Expr) (*pb.Expression, error) {
 	case *plan.Call:
 		if e.Func == "case" {
 			return p.ifThen(e)
+		}
+		if e.Func == "struct_extract" {
+			return p.structField(e) // struct.go
 		}
 		return p.call(e)
 	}
@@ -152,6 +166,8 @@ func literal(s scalar.Scalar) (*pb.Expression_Literal, error) {
 		lit.LiteralType = &pb.Expression_Literal_Decimal_{Decimal: &pb.Expression_Literal_Decimal{Value: b, Precision: d.Precision, Scale: d.Scale}}
 	case scalar.ListScalar:
 		return listLiteral(v)
+	case *scalar.Struct:
+		return structLiteral(v) // struct.go
 	default:
 		return nil, dberr.NotSupported(fmt.Sprintf("literal of type %s in Substrait", s.DataType()))
 	}

@@ -113,9 +113,16 @@ func (c *consumer) extensionMulti(r *pb.ExtensionMultiRel, path string) (plan.No
 
 // extensionLeaf reads a working table.
 func (c *consumer) extensionLeaf(r *pb.ExtensionLeafRel, path string) (plan.Node, error) {
-	kind, id, _, err := readDetail(r.GetDetail(), path)
+	kind, id, fields, err := readDetail(r.GetDetail(), path)
 	if err != nil {
 		return nil, err
+	}
+	if kind == kindRange { // table_func.go
+		n, err := readRange(fields, path)
+		if err != nil {
+			return nil, err
+		}
+		return emit(n, r.GetCommon(), path)
 	}
 	if kind != kindWorkingTable {
 		return nil, dberr.NotSupported(fmt.Sprintf("extension leaf relation %q (at %s)", kind, path))

@@ -33,7 +33,11 @@ func toType(t arrow.DataType, nullable bool) (*pb.Type, error) {
 		return &pb.Type{Kind: &pb.Type_I8_{I8: &pb.Type_I8{Nullability: n}}}, nil
 	case arrow.INT16, arrow.UINT8:
 		return &pb.Type{Kind: &pb.Type_I16_{I16: &pb.Type_I16{Nullability: n}}}, nil
-	case arrow.INT32, arrow.UINT16, arrow.NULL:
+	case arrow.NULL:
+		// Substrait has no NULL type: an i32 marked nullVariation (struct.go) comes back as
+		// NULL, so a struct field of type NULL keeps its type.
+		return &pb.Type{Kind: &pb.Type_I32_{I32: &pb.Type_I32{Nullability: n, TypeVariationReference: nullVariation}}}, nil
+	case arrow.INT32, arrow.UINT16:
 		return &pb.Type{Kind: &pb.Type_I32_{I32: &pb.Type_I32{Nullability: n}}}, nil
 	case arrow.INT64, arrow.UINT32, arrow.UINT64:
 		return &pb.Type{Kind: &pb.Type_I64_{I64: &pb.Type_I64{Nullability: n}}}, nil
@@ -148,6 +152,9 @@ func fromType(t *pb.Type) (arrow.DataType, error) {
 	case *pb.Type_I16_:
 		return arrow.PrimitiveTypes.Int16, nil
 	case *pb.Type_I32_:
+		if k.I32.GetTypeVariationReference() == nullVariation {
+			return arrow.Null, nil
+		}
 		return arrow.PrimitiveTypes.Int32, nil
 	case *pb.Type_I64_:
 		return arrow.PrimitiveTypes.Int64, nil
@@ -179,6 +186,8 @@ func fromType(t *pb.Type) (arrow.DataType, error) {
 			return nil, fmt.Errorf("invalid decimal(%d, %d)", d.GetPrecision(), d.GetScale())
 		}
 		return &arrow.Decimal128Type{Precision: d.GetPrecision(), Scale: d.GetScale()}, nil
+	case *pb.Type_Struct_:
+		return structFromType(k.Struct) // struct.go
 	case *pb.Type_List_:
 		et, err := fromType(k.List.GetType())
 		if err != nil {
