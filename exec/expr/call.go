@@ -67,6 +67,8 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 		return compileLike(c, mem)
 	case "struct_pack":
 		return compileStructPack(c, mem) // struct.go
+	case "list_value":
+		return compileListValue(c, mem) // list_value.go
 	}
 	if op, ok := kernel.LookupVectorOp(c.Func); ok {
 		return compileVector(c, op, mem)

@@ -11,9 +11,9 @@ import (
 )
 
 // ListValue builds the literal of list_value(x, ...), the call a list literal [x, ...]
-// parses to, when the items are constants: a list of the items' common type (DuckDB's
-// typing: [1, 2.5] is a list of DECIMAL). [] is a list of NULL. Items that are not
-// constants are not supported yet.
+// parses to: a list of the items' common type (DuckDB's typing: [1, 2.5] is a list of
+// DECIMAL), a literal when every item is a constant, else a list_value call. [] is a list
+// of NULL.
 func ListValue(args []plan.Expr) (plan.Expr, error) {
 	if len(args) == 0 {
 		return &plan.Literal{Value: scalar.NewListScalar(array.MakeArrayOfNull(memory.DefaultAllocator, arrow.Null, 0))}, nil
@@ -26,7 +26,7 @@ func ListValue(args []plan.Expr) (plan.Expr, error) {
 	for i, it := range items {
 		lit, ok := it.(*plan.Literal)
 		if !ok {
-			return nil, dberr.NotSupported("list literals with non-constant items")
+			return &plan.Call{Func: "list_value", Args: items, DataType: arrow.ListOf(common)}, nil
 		}
 		vals[i] = lit.Value
 	}
@@ -87,4 +87,20 @@ func foldListCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error)
 		return &plan.Literal{Value: scalar.NewFixedSizeListScalarWithType(arr, arrow.FixedSizeListOf(fsl.Len(), toElem))}, true, nil
 	}
 	return &plan.Literal{Value: scalar.NewListScalar(arr)}, true, nil
+}
+
+func init() {
+	genericRules["list_value"], Scalars["list_value"] = listValueRule, Generic
+}
+
+// listValueRule types list_value(x, ...) (the Substrait consumer's call).
+func listValueRule(name string, args []plan.Expr) (*plan.Call, error) {
+	if len(args) == 0 {
+		return nil, noMatch(name, args)
+	}
+	items, common, err := unify(name, args)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Call{Func: name, Args: items, DataType: arrow.ListOf(common)}, nil
 }

@@ -86,6 +86,8 @@ func TestListValueAndCast(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, arrow.TypeEqual(arrow.ListOf(arrow.Null), empty.Type()))
 
-	_, err = ListValue([]plan.Expr{vecCol(f32)})
-	require.ErrorContains(t, err, "not supported yet: list literals with non-constant items")
+	call, err := ListValue([]plan.Expr{vecCol(f32), lit(scalar.NewFloat32Scalar(1))})
+	require.NoError(t, err)
+	require.Equal(t, "list_value", call.(*plan.Call).Func)
+	require.True(t, arrow.TypeEqual(arrow.ListOf(f32), call.Type()))
 }

@@ -66,6 +66,8 @@ func withChildren(n plan.Node, kids []plan.Node) plan.Node {
 		return plan.NewSetOp(kids[0], kids[1], n.Kind, n.All)
 	case *plan.Window:
 		return plan.NewWindow(kids[0], n.Funcs)
+	case *plan.Unnest:
+		return n.WithInput(kids[0])
 	}
 	return n
 }

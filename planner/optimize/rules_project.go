@@ -72,6 +72,8 @@ func prune(n plan.Node, need []bool) (plan.Node, mapping) {
 		return pruneJoin(n, need)
 	case *plan.Window:
 		return pruneWindow(n, need)
+	case *plan.Unnest:
+		return pruneUnnest(n, need)
 	case *plan.SetOp:
 		// Every column takes part in the set comparison: keep them all.
 		all := func(k plan.Node) []bool {
