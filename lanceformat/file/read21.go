@@ -111,6 +111,9 @@ func (rc *readCtx) leafPage21(ci, pi int, leaf *schema.Field, lo, hi uint64) (*l
 		}
 		lp, err = rc.fullZipPage(ci, pi, leaf, l.FullZipLayout)
 	case *enc21pb.PageLayout_ConstantLayout:
+		if constantWithoutLevels(p) {
+			return rc.constantRows(ci, pi, leaf, l.ConstantLayout, lo, hi)
+		}
 		lp, err = rc.constantPage(ci, pi, leaf, l.ConstantLayout)
 	case *enc21pb.PageLayout_BlobLayout:
 		return nil, encoding.NotSupported("blob page layout")
@@ -286,6 +289,36 @@ func (rc *readCtx) constantPage(ci, pi int, leaf *schema.Field, cl *enc21pb.Cons
 		return nil, corrupt(ci, pi, err)
 	}
 	return &leafPage{levels: lv, page: pg}, nil
+}
+
+// constantWithoutLevels reports whether a constant page carries no repetition or
+// definition levels (its optional value block aside): every row is then the same value
+// (or NULL), so any row range decodes alone.
+func constantWithoutLevels(p *page) bool {
+	levels := p.bufs
+	if len(levels)%2 == 1 {
+		levels = levels[1:]
+	}
+	for _, e := range levels {
+		if e.Size != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// constantRows decodes rows [lo, hi) of a constant page without levels: a batch of a
+// large constant page costs its own rows, not the page's.
+func (rc *readCtx) constantRows(ci, pi int, leaf *schema.Field, cl *enc21pb.ConstantLayout, lo, hi uint64) (*leafPage, error) {
+	bufs, err := rc.pageBuffers(ci, pi)
+	if err != nil {
+		return nil, err
+	}
+	pg, lv, err := encoding.DecodeConstant(cl, leaf.Type, bufs, hi-lo)
+	if err != nil {
+		return nil, corrupt(ci, pi, err)
+	}
+	return &leafPage{levels: lv, page: pg, firstRow: lo}, nil
 }
 
 // fullZipRows decodes only rows [lo, hi) of a full-zip page without repetition, where
