@@ -132,8 +132,8 @@ var comparisons = map[string][2]catalog.IndexOp{
 	"gte":   {catalog.IndexGe, catalog.IndexLe},
 }
 
-// arrayFuncs maps list functions to LABEL_LIST operators (none is bindable in SQL yet; plans
-// from other producers may carry them).
+// arrayFuncs maps list functions (SQL's array_has_any/array_has_all and their list_
+// aliases) to LABEL_LIST operators.
 var arrayFuncs = map[string]catalog.IndexOp{
 	"array_has_any": catalog.IndexArrayHasAny, "list_has_any": catalog.IndexArrayHasAny,
 	"array_has_all": catalog.IndexArrayHasAll, "list_has_all": catalog.IndexArrayHasAll,
