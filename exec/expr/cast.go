@@ -59,6 +59,8 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		}
 	case kernel.IsArrayElemCast(v.DataType(), c.dt):
 		return kernel.CastArrayElems(ctx, c.mem, v, c.dt)
+	case isListElemCast(v.DataType(), c.dt):
+		return c.castListElems(ctx, v) // cast_list_elems.go
 	case kernel.IsListToArrayCast(v.DataType(), c.dt):
 		return kernel.CastListToArray(ctx, c.mem, v, c.dt)
 	case kernel.IsBoolToNumber(v.DataType(), c.dt):

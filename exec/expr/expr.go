@@ -106,7 +106,7 @@ func (l *literalEval) Type() arrow.DataType { return l.val.DataType() }
 func (l *literalEval) Eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, error) {
 	n := int(b.NumRows())
 	if !l.val.IsValid() {
-		return array.MakeArrayOfNull(l.mem, l.val.DataType(), n), nil
+		return kernel.ArrayOfNull(l.mem, l.val.DataType(), n), nil // structs with NULL fields too
 	}
 	if _, fixed := l.val.DataType().(arrow.FixedWidthDataType); fixed && n <= maxCachedLiteralRows {
 		l.once.Do(func() {

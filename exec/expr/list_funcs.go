@@ -26,6 +26,10 @@ func init() {
 		"list_sort":         {fn: listBuilder(sortKernel(false), 0), min: 1, max: 1, strict: true},
 		"list_reverse_sort": {fn: listBuilder(sortKernel(true), 0), min: 1, max: 1, strict: true},
 		"list_distinct":     {fn: listBuilder(distinctKernel, 0), min: 1, max: 1, strict: true},
+		"list_min":          {fn: minMaxKernel(false), min: 1, max: 1, strict: true},
+		"list_max":          {fn: minMaxKernel(true), min: 1, max: 1, strict: true},
+		"list_sum":          {fn: listKernel(kernel.ListSum), min: 1, max: 1, strict: true},
+		"list_avg":          {fn: listKernel(kernel.ListAvg), min: 1, max: 1, strict: true},
 	} {
 		scalarFuncs[name] = def
 	}
@@ -62,4 +66,10 @@ func sortKernel(desc bool) func(context.Context, memory.Allocator, *arrow.ListTy
 
 func distinctKernel(ctx context.Context, mem memory.Allocator, dt *arrow.ListType, args []arrow.Array) (arrow.Array, error) {
 	return kernel.ListDistinct(ctx, mem, dt, args[0])
+}
+
+func minMaxKernel(max bool) scalarFunc {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+		return kernel.ListMinMax(ctx, mem, args[0], max)
+	}
 }

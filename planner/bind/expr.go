@@ -199,6 +199,7 @@ var binaryFuncs = map[string]string{
 	"=": "equal", "<>": "not_equal", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte",
 	"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus", "//": "divide",
 	"AND": "and", "OR": "or", "||": "concat",
+	"&&": "array_has_any", "@>": "array_has_all", "<@": "array_has_all",
 }
 
 func (eb *exprBinder) bindBinary(e *ast.Binary) (plan.Expr, error) {
@@ -214,6 +215,9 @@ func (eb *exprBinder) bindBinary(e *ast.Binary) (plan.Expr, error) {
 	}
 	if e.Op == "//" {
 		return eb.bindIntegerDivide(e) // intdiv.go
+	}
+	if e.Op == "<@" {
+		return eb.call(name, e.R, e.L) // a <@ b is b @> a
 	}
 	return eb.call(name, e.L, e.R)
 }

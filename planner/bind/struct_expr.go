@@ -1,8 +1,6 @@
 package bind
 
 import (
-	"strings"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
@@ -141,66 +139,7 @@ func structTypeFromName(tn ast.TypeName) (arrow.DataType, error) {
 	return arrow.StructOf(fields...), nil
 }
 
-// castStruct casts a struct to another struct type by field name, as DuckDB does (an
-// unnamed struct of as many fields by position): constants fold; otherwise each target
-// field is the cast of the matching source field (NULL when the source lacks it), and a
-// NULL struct stays NULL.
+// castStruct casts a struct to another struct type (functions.CastStruct).
 func castStruct(x plan.Expr, to *arrow.StructType, try bool) (plan.Expr, error) {
-	from := x.Type().(*arrow.StructType)
-	if arrow.TypeEqual(from, to) {
-		return x, nil
-	}
-	if err := functions.CheckStructCast(from, to); err != nil {
-		return nil, err
-	}
-	if _, ok := x.(*plan.Literal); ok && !try {
-		return functions.Cast(x, to)
-	}
-	vals := make([]plan.Expr, to.NumFields())
-	names := make([]string, to.NumFields())
-	for i, f := range to.Fields() {
-		names[i] = f.Name
-		key := structKey(from, to, i)
-		if key == nil {
-			vals[i] = &plan.Literal{Value: scalar.MakeNullScalar(f.Type)}
-			continue
-		}
-		src, err := functions.StructExtract(x, key)
-		if err != nil {
-			return nil, err
-		}
-		if try {
-			vals[i] = &plan.Cast{Input: src, DataType: f.Type, Try: true}
-			if arrow.TypeEqual(src.Type(), f.Type) {
-				vals[i] = src
-			}
-		} else if vals[i], err = functions.Cast(src, f.Type); err != nil {
-			return nil, err
-		}
-	}
-	packed, err := functions.StructPack(names, vals)
-	if err != nil || !x.Nullable() {
-		return packed, err
-	}
-	isNull, err := functions.NewCall("is_null", []plan.Expr{x})
-	if err != nil {
-		return nil, err
-	}
-	null := &plan.Literal{Value: scalar.MakeNullScalar(to)}
-	return functions.NewCall("case", []plan.Expr{isNull, null, packed})
-}
-
-// structKey is the struct_extract key of the source field for target field i, nil when
-// the source has none.
-func structKey(from, to *arrow.StructType, i int) plan.Expr {
-	if functions.IsRowStruct(from) && from.NumFields() == to.NumFields() {
-		return &plan.Literal{Value: scalar.NewStringScalar(from.Field(i).Name)}
-	}
-	name := to.Field(i).Name
-	for _, f := range from.Fields() {
-		if strings.EqualFold(f.Name, name) {
-			return &plan.Literal{Value: scalar.NewStringScalar(f.Name)}
-		}
-	}
-	return nil
+	return functions.CastStruct(x, to, try)
 }

@@ -36,7 +36,29 @@ func (b *binder) bindTableFunc(tf *ast.TableFunc) (plan.Node, *scope, error) {
 	if alias == "" {
 		alias = tf.Name
 	}
-	return derived(n, alias, tf.Columns, tf.Pos)
+	cols := tf.Columns
+	if nf := n.Schema().NumFields(); len(cols) > nf {
+		cols = cols[:nf] // DuckDB ignores a table function's extra column aliases
+	}
+	if tf.Alias != "" && len(cols) == 0 && n.Schema().NumFields() == 1 {
+		n, sc := aliasedColumn(n, tf.Alias)
+		return n, sc, nil
+	}
+	return derived(n, alias, cols, tf.Pos)
+}
+
+// aliasedColumn names the single column of a table function with an alias but no column
+// list after the alias, as DuckDB does (SELECT * FROM range(2) r has a column r): the
+// column's own name (range, unnest) still reaches it, r.range included, but * shows r.
+func aliasedColumn(n plan.Node, alias string) (plan.Node, *scope) {
+	f := n.Schema().Field(0)
+	n = plan.NewProject(n, columnRefs(n.Schema(), 1), []string{alias})
+	renamed := f
+	renamed.Name = alias
+	return n, &scope{cols: []scopeCol{
+		{rel: alias, index: 0, field: renamed},
+		{rel: alias, index: 0, field: f, system: true},
+	}}
 }
 
 // bindRange binds range([start,] stop [, step]) and generate_series (stop included) over
@@ -125,11 +147,11 @@ func (b *binder) lateralUnnest(j *ast.Join, left plan.Node, ls *scope) (plan.Nod
 		return nil, nil, true, dberr.NotSupported("LATERAL unnest with a join other than CROSS JOIN or a comma").At(tf.Pos.Line, tf.Pos.Column)
 	}
 	name := "unnest"
-	if len(tf.Columns) > 1 {
-		return nil, nil, true, dberr.New(dberr.Binder, "table %q has 1 columns available but %d columns specified", tf.Alias, len(tf.Columns)).At(tf.Pos.Line, tf.Pos.Column)
-	}
-	if len(tf.Columns) == 1 {
-		name = tf.Columns[0]
+	switch {
+	case len(tf.Columns) > 0:
+		name = tf.Columns[0] // DuckDB ignores extra column aliases
+	case tf.Alias != "":
+		name = tf.Alias
 	}
 	n, err := b.bindFromUnnest(left, ls, &ast.TableFunc{Pos: tf.Pos, Name: tf.Name, Args: tf.Args})
 	if err != nil {
@@ -144,5 +166,10 @@ func (b *binder) lateralUnnest(j *ast.Join, left plan.Node, ls *scope) (plan.Nod
 	nleft := left.Schema().NumFields()
 	sc := &scope{cols: append([]scopeCol{}, ls.cols...)}
 	sc.cols = append(sc.cols, scopeCol{rel: alias, index: nleft, field: u.Schema().Field(nleft)})
+	if name != "unnest" && len(tf.Columns) == 0 {
+		f := u.Schema().Field(nleft)
+		f.Name = "unnest" // u.unnest still names the column of unnest(l) u
+		sc.cols = append(sc.cols, scopeCol{rel: alias, index: nleft, field: f, system: true})
+	}
 	return u, sc, true, nil
 }

@@ -26,6 +26,9 @@ func Cast(e plan.Expr, to arrow.DataType) (plan.Expr, error) {
 			return folded, err
 		}
 	}
+	if e.Type().ID() == arrow.STRUCT && to.ID() == arrow.STRUCT {
+		return CastStruct(e, to.(*arrow.StructType), false) // struct_cast.go
+	}
 	return &plan.Cast{Input: e, DataType: to}, nil
 }
 

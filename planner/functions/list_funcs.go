@@ -13,7 +13,9 @@ import (
 //   - array_has_any(a, b) (list_has_any), array_has_all(a, b) (list_has_all): BOOLEAN.
 //
 // The needle (or the second list's elements) and the list's elements meet at their common
-// type. Not supported yet: the operators &&, @>, <@ and array_length's dimension argument.
+// type. The operators a && b, a @> b and a <@ b (planner/parse, planner/bind) bind to
+// array_has_any(a, b), array_has_all(a, b) and array_has_all(b, a). Not supported yet:
+// array_length's dimension argument.
 func init() {
 	stringLength := genericRules["length"]
 	genericRules["length"] = func(name string, args []plan.Expr) (*plan.Call, error) {

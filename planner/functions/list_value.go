@@ -30,7 +30,7 @@ func ListValue(args []plan.Expr) (plan.Expr, error) {
 		}
 		vals[i] = lit.Value
 	}
-	arr, err := arrayOf(common, vals)
+	arr, err := ArrayOf(common, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +38,18 @@ func ListValue(args []plan.Expr) (plan.Expr, error) {
 	return &plan.Literal{Value: scalar.NewListScalar(arr)}, nil
 }
 
-// arrayOf builds an array of type t from scalars of that type.
-func arrayOf(t arrow.DataType, vals []scalar.Scalar) (arrow.Array, error) {
+// ArrayOf builds an array of type t from scalars of that type (the items of a list
+// literal). A NULL-typed array ("NULL"[] in DuckDB, [NULL]) holds only NULLs.
+func ArrayOf(t arrow.DataType, vals []scalar.Scalar) (arrow.Array, error) {
 	mem := memory.DefaultAllocator
+	if t.ID() == arrow.NULL {
+		for i, v := range vals {
+			if v.IsValid() {
+				return nil, dberr.New(dberr.Internal, "build list of NULL: item %d is %s", i, v.DataType())
+			}
+		}
+		return array.NewNull(len(vals)), nil
+	}
 	b := array.NewBuilder(mem, t)
 	defer b.Release()
 	if err := scalar.AppendSlice(b, vals); err != nil {
@@ -78,7 +87,7 @@ func foldListCast(lit *plan.Literal, to arrow.DataType) (plan.Expr, bool, error)
 		}
 		vals[i] = cl.Value
 	}
-	arr, err := arrayOf(toElem, vals)
+	arr, err := ArrayOf(toElem, vals)
 	if err != nil {
 		return nil, false, err
 	}
@@ -103,4 +112,14 @@ func listValueRule(name string, args []plan.Expr) (*plan.Call, error) {
 		return nil, err
 	}
 	return &plan.Call{Func: name, Args: items, DataType: arrow.ListOf(common)}, nil
+}
+
+// commonList is the common type of two lists: a list of their elements' common type,
+// found recursively as DuckDB does ([[1], [2.5]] is DECIMAL(11,1)[][]).
+func commonList(a, b *arrow.ListType) (arrow.DataType, bool) {
+	elem, ok := CommonType(a.Elem(), b.Elem())
+	if !ok {
+		return nil, false
+	}
+	return arrow.ListOf(elem), true
 }

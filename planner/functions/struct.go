@@ -137,11 +137,16 @@ func structExtractRule(name string, args []plan.Expr) (*plan.Call, error) {
 	return &plan.Call{Func: name, Args: []plan.Expr{args[0], canon}, DataType: f.Type, Null: true}, nil
 }
 
-// StructExtract builds struct_extract(s, key), folding a constant struct to its field.
+// StructExtract builds struct_extract(s, key), folding a constant struct or a
+// struct_pack call to its field.
 func StructExtract(s, key plan.Expr) (plan.Expr, error) {
 	c, err := structExtractRule("struct_extract", []plan.Expr{s, key})
 	if err != nil {
 		return nil, err
+	}
+	if pack, ok := s.(*plan.Call); ok && pack.Func == "struct_pack" {
+		i, _ := pack.DataType.(*arrow.StructType).FieldIdx(c.Args[1].(*plan.Literal).Value.String())
+		return pack.Args[i], nil // a packed struct is never NULL
 	}
 	lit, ok := s.(*plan.Literal)
 	if !ok {
@@ -155,23 +160,46 @@ func StructExtract(s, key plan.Expr) (plan.Expr, error) {
 	return &plan.Literal{Value: st.Value[i]}, nil
 }
 
-// commonStruct is the common type of two struct types with the same field names (DuckDB
-// compares and unifies structs field by field): each field at its fields' common type.
+// commonStruct is the common type of two struct types as DuckDB unifies them (for
+// comparisons, CASE, COALESCE, UNION): an unnamed struct (row(...)) pairs with a struct of
+// as many fields by position and takes the other's names; two named structs unify by name
+// (case-insensitively): a's fields in a's order and names, then b's fields a lacks, each
+// at the common type of its fields. ok is false for an unnamed struct of another field
+// count or fields without a common type.
 func commonStruct(a, b *arrow.StructType) (arrow.DataType, bool) {
-	if a.NumFields() != b.NumFields() {
-		return nil, false
-	}
-	fields := make([]arrow.Field, a.NumFields())
-	for i, fa := range a.Fields() {
-		fb := b.Field(i)
-		if !strings.EqualFold(fa.Name, fb.Name) {
+	if IsRowStruct(a) || IsRowStruct(b) {
+		if a.NumFields() != b.NumFields() {
 			return nil, false
 		}
-		t, ok := CommonType(fa.Type, fb.Type)
+		named := a
+		if IsRowStruct(a) {
+			named = b
+		}
+		fields := make([]arrow.Field, a.NumFields())
+		for i := range fields {
+			t, ok := CommonType(a.Field(i).Type, b.Field(i).Type)
+			if !ok {
+				return nil, false
+			}
+			fields[i] = arrow.Field{Name: named.Field(i).Name, Type: t, Nullable: true}
+		}
+		return arrow.StructOf(fields...), true
+	}
+	fields := make([]arrow.Field, a.NumFields(), a.NumFields()+b.NumFields())
+	for i, f := range a.Fields() {
+		fields[i] = arrow.Field{Name: f.Name, Type: f.Type, Nullable: true}
+	}
+	for _, fb := range b.Fields() {
+		j := fieldByName(a, fb.Name)
+		if j < 0 {
+			fields = append(fields, arrow.Field{Name: fb.Name, Type: fb.Type, Nullable: true})
+			continue
+		}
+		t, ok := CommonType(fields[j].Type, fb.Type)
 		if !ok {
 			return nil, false
 		}
-		fields[i] = arrow.Field{Name: fa.Name, Type: t, Nullable: true}
+		fields[j].Type = t
 	}
 	return arrow.StructOf(fields...), true
 }

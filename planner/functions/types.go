@@ -118,6 +118,8 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, bool) {
 		return commonTemporal(a, b)
 	case a.ID() == arrow.STRUCT && b.ID() == arrow.STRUCT:
 		return commonStruct(a.(*arrow.StructType), b.(*arrow.StructType)) // struct.go
+	case a.ID() == arrow.LIST && b.ID() == arrow.LIST:
+		return commonList(a.(*arrow.ListType), b.(*arrow.ListType)) // list_value.go
 	case a.ID() == b.ID():
 		return a, true
 	}

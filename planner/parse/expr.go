@@ -230,8 +230,18 @@ func (p *parser) inList() ([]ast.Expr, error) {
 	return list, p.expectOp(")")
 }
 
+// concatExpr parses DuckDB's "other operator" level, left-associative, between + - and
+// the comparisons: || (concatenation) and the list operators && (overlap), @> (contains)
+// and <@ (contained by).
 func (p *parser) concatExpr() (ast.Expr, error) {
-	return p.leftAssoc(p.addExpr, func() (string, bool) { return "||", p.acceptOp("||") })
+	return p.leftAssoc(p.addExpr, func() (string, bool) {
+		for _, op := range []string{"||", "&&", "@>", "<@"} {
+			if p.acceptOp(op) {
+				return op, true
+			}
+		}
+		return "", false
+	})
 }
 
 func (p *parser) addExpr() (ast.Expr, error) {

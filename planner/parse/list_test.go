@@ -23,6 +23,14 @@ func TestListLiteralsAndArrayTypes(t *testing.T) {
 		{in: "v::FLOAT[0]", err: "array size must be a positive integer"},
 		{in: "v::FLOAT[x]", err: "syntax error"},
 		{in: "[1, 2", err: "syntax error"},
+		{in: "a && b", want: "(a && b)"},
+		{in: "a @> [1]", want: "(a @> list_value(1))"},
+		{in: "a<@b", want: "(a <@ b)"},
+		{in: "a || b && c", want: "((a || b) && c)"},
+		{in: "a + 1 @> b * 2", want: "((a + 1) @> (b * 2))"},
+		{in: "a && b = c <@ d", want: "((a && b) = (c <@ d))"},
+		{in: "a && b AND c", want: "((a && b) AND c)"},
+		{in: "a @>", err: "syntax error"},
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {

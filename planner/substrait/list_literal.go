@@ -10,6 +10,7 @@ import (
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/planner/functions"
 )
 
 // fixedSizeVariation marks a Substrait list type or list literal that stands for an Arrow
@@ -78,12 +79,11 @@ func listScalar(l *pb.Expression_Literal, path string) (scalar.Scalar, error) {
 			}
 			ss[i] = s
 		}
-		b := array.NewBuilder(memory.DefaultAllocator, ss[0].DataType())
-		defer b.Release()
-		if err := scalar.AppendSlice(b, ss); err != nil {
+		arr, err := functions.ArrayOf(ss[0].DataType(), ss)
+		if err != nil {
 			return nil, invalid(path, "list literal items of different types: %v", err)
 		}
-		items = b.NewArray()
+		items = arr
 	}
 	defer items.Release()
 	if n, ok := fixedSizeOf(l.GetTypeVariationReference()); ok {
