@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -114,7 +113,7 @@ func (c *callEval) Eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	if c.strict {
 		for _, a := range args {
 			if a.DataType().ID() == arrow.NULL {
-				return array.MakeArrayOfNull(c.mem, c.dt, int(b.NumRows())), nil
+				return kernel.ArrayOfNull(c.mem, c.dt, int(b.NumRows())), nil
 			}
 		}
 	}

@@ -140,7 +140,7 @@ func (c *caseEval) split(ctx context.Context, cur arrow.RecordBatch, rows, mask 
 
 func (c *caseEval) evalElse(ctx context.Context, cur arrow.RecordBatch) (arrow.Array, error) {
 	if c.elseVal == nil {
-		return array.MakeArrayOfNull(c.mem, c.dt, int(cur.NumRows())), nil
+		return kernel.ArrayOfNull(c.mem, c.dt, int(cur.NumRows())), nil
 	}
 	return c.elseVal.Eval(ctx, cur)
 }

@@ -50,15 +50,13 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		v.Retain()
 		return v, nil
 	case v.DataType().ID() == arrow.NULL:
-		return array.MakeArrayOfNull(c.mem, c.dt, v.Len()), nil
+		return kernel.ArrayOfNull(c.mem, c.dt, v.Len()), nil
 	case kernel.IsDecimalCast(v.DataType(), c.dt):
 		return kernel.CastDecimal(c.mem, v, c.dt, c.try)
 	case v.DataType().ID() == arrow.DECIMAL128 && c.dt.ID() == arrow.FLOAT64:
 		if out, ok := kernel.DecimalToFloat64(c.mem, v, c.dt); ok {
 			return out, nil
 		}
-	case kernel.IsArrayElemCast(v.DataType(), c.dt):
-		return kernel.CastArrayElems(ctx, c.mem, v, c.dt)
 	case isListElemCast(v.DataType(), c.dt):
 		return c.castListElems(ctx, v) // cast_list_elems.go
 	case kernel.IsListToArrayCast(v.DataType(), c.dt):
@@ -93,12 +91,12 @@ func (c *castEval) castRows(ctx context.Context, v arrow.Array) (arrow.Array, er
 		out, err := compute.CastArray(compute.WithAllocator(ctx, c.mem), one, compute.SafeCastOptions(c.dt))
 		one.Release()
 		if err != nil {
-			out = array.MakeArrayOfNull(c.mem, c.dt, 1)
+			out = kernel.ArrayOfNull(c.mem, c.dt, 1)
 		}
 		parts = append(parts, out)
 	}
 	if len(parts) == 0 {
-		return array.MakeArrayOfNull(c.mem, c.dt, 0), nil
+		return kernel.ArrayOfNull(c.mem, c.dt, 0), nil
 	}
 	out, err := array.Concatenate(parts, c.mem)
 	if err != nil {

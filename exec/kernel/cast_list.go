@@ -12,34 +12,6 @@ import (
 	"github.com/flightd/flightd/internal/dberr"
 )
 
-// IsArrayElemCast reports whether src to dst is a cast between fixed-size lists of the
-// same size with different element types (TINYINT[128] to FLOAT[128]), which arrow-go's
-// cast does not implement.
-func IsArrayElemCast(src, dst arrow.DataType) bool {
-	s, ok1 := src.(*arrow.FixedSizeListType)
-	d, ok2 := dst.(*arrow.FixedSizeListType)
-	return ok1 && ok2 && s.Len() == d.Len() && !arrow.TypeEqual(s.Elem(), d.Elem())
-}
-
-// CastArrayElems casts the elements of a fixed-size list array to dst's element type,
-// keeping its validity and offset.
-func CastArrayElems(ctx context.Context, mem memory.Allocator, a arrow.Array, dst arrow.DataType) (arrow.Array, error) {
-	fsl, ok := a.(*array.FixedSizeList)
-	d, ok2 := dst.(*arrow.FixedSizeListType)
-	if !ok || !ok2 {
-		return nil, dberr.New(dberr.Internal, "cast %s to %s: not fixed-size lists", a.DataType(), dst)
-	}
-	child, err := compute.CastArray(compute.WithAllocator(ctx, mem), fsl.ListValues(), compute.SafeCastOptions(d.Elem()))
-	if err != nil {
-		return nil, dberr.Wrap(dberr.Conversion, err, "Could not convert %s to %s", a.DataType(), dst)
-	}
-	defer child.Release()
-	src := a.Data()
-	data := array.NewData(dst, src.Len(), []*memory.Buffer{src.Buffers()[0]}, []arrow.ArrayData{child.Data()}, src.NullN(), src.Offset())
-	defer data.Release()
-	return array.MakeFromData(data), nil
-}
-
 // IsListToArrayCast reports whether src to dst casts a list to a fixed-size list
 // (FLOAT[] to FLOAT[128]), which arrow-go's cast does not implement.
 func IsListToArrayCast(src, dst arrow.DataType) bool {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -73,7 +72,7 @@ func (a *nullAcc) resize(n int) { a.n = max(a.n, n) }
 func (a *nullAcc) update([]int32, arrow.Array, []bool) error { return nil }
 
 func (a *nullAcc) finish(mem memory.Allocator, dt arrow.DataType) (arrow.Array, error) {
-	return array.MakeArrayOfNull(mem, dt, a.n), nil
+	return kernel.ArrayOfNull(mem, dt, a.n), nil
 }
 
 // countAcc is count(*) (star) or count(x).

@@ -53,7 +53,7 @@ func (s *rowStore) takeRows(arr arrow.Array, rows []int32) (int64, error) {
 
 // gather returns the values at refs; a negative ref gives NULL.
 func (s *rowStore) gather(refs []int64) (arrow.Array, error) {
-	nullRow := array.MakeArrayOfNull(s.mem, s.dt, 1)
+	nullRow := kernel.ArrayOfNull(s.mem, s.dt, 1)
 	defer nullRow.Release()
 	parts := append(append([]arrow.Array{}, s.chunks...), nullRow)
 	all, err := array.Concatenate(parts, s.mem)

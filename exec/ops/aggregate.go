@@ -427,7 +427,7 @@ func (a *Aggregate) result(ctx context.Context) (arrow.RecordBatch, error) {
 
 func (a *Aggregate) concatKeys(chunks []arrow.Array, dt arrow.DataType) (arrow.Array, error) {
 	if len(chunks) == 0 {
-		return array.MakeArrayOfNull(a.env.Mem, dt, 0), nil
+		return kernel.ArrayOfNull(a.env.Mem, dt, 0), nil
 	}
 	col, err := array.Concatenate(chunks, a.env.Mem)
 	if err != nil {

@@ -442,7 +442,7 @@ func emptyBatch(s *arrow.Schema, env exec.Env) arrow.RecordBatch {
 func nullColumns(env exec.Env, s *arrow.Schema, n int) []arrow.Array {
 	cols := make([]arrow.Array, s.NumFields())
 	for i, f := range s.Fields() {
-		cols[i] = array.MakeArrayOfNull(env.Mem, f.Type, n)
+		cols[i] = kernel.ArrayOfNull(env.Mem, f.Type, n)
 	}
 	return cols
 }

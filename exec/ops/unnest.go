@@ -9,6 +9,7 @@ import (
 
 	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/exec/expr"
+	"github.com/flightd/flightd/exec/kernel"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -129,7 +130,7 @@ func listLen(l arrow.Array, r int) int64 {
 func (u *Unnest) elements(ctx context.Context, l arrow.Array, rows []int32, pos []int64, typ arrow.DataType) (arrow.Array, error) {
 	ll, ok := l.(array.ListLike)
 	if !ok || typ.ID() == arrow.NULL {
-		return array.MakeArrayOfNull(u.env.Mem, typ, len(rows)), nil
+		return kernel.ArrayOfNull(u.env.Mem, typ, len(rows)), nil
 	}
 	idx := array.NewInt64Builder(u.env.Mem)
 	defer idx.Release()
