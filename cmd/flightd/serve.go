@@ -28,6 +28,7 @@ type serveFlags struct {
 	locations                    string
 	memoryLimit, maxRecvSize     string
 	cacheBytes                   string
+	gcPercent                    int
 	shutdownTimeout              time.Duration
 	logLevel, logFormat          string
 }
@@ -49,6 +50,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.memoryLimit, "memory-limit", "0", "memory one query may reserve for hash tables and sorts, e.g. 2GiB (0: unlimited)")
 	fs.StringVar(&f.maxRecvSize, "max-recv-size", "64MiB", "largest message a client may send (parameter and ingest batches)")
 	fs.StringVar(&f.cacheBytes, "cache-bytes", "256MiB", "memory for cached manifests and open data-file metadata (0: default, -1: no caching)")
+	fs.IntVar(&f.gcPercent, "gc-percent", defaultGCPercent, "garbage-collector target (as GOGC; the GOGC environment variable wins when set)")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running streams may take to finish before they are cancelled")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug (also logs the start of every call), info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "text", "text or json")
@@ -86,6 +88,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg.Logger = log
+	applyGCPercent(f.gcPercent)
 	srv, err := flightsrv.New(cfg)
 	if err != nil {
 		return err
