@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,6 +190,25 @@ func (c *transferCPU) report(b *testing.B) {
 	b.ReportMetric(ms(c.theirs.client), "synthetic-client-cpu-ms")
 }
 
+// procFaults returns this process's minor page faults so far (0 if /proc is not readable):
+// each is a page of fresh memory touched for the first time.
+func procFaults() int64 {
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	rest := string(data)
+	if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	f := strings.Fields(rest)
+	if len(f) < 8 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[7], 10, 64)
+	return n
+}
+
 // procCPU reads the user + system CPU time of process pid ("self" for this one) from
 // /proc/<pid>/stat, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
 func procCPU(pid string) (time.Duration, error) {
@@ -211,4 +231,30 @@ func procCPU(pid string) (time.Duration, error) {
 		return 0, fmt.Errorf("parse %s/stat: %q %q", pid, f[11], f[12])
 	}
 	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+}
+
+// BenchmarkFlightTransferServer is BenchmarkFlightTransfer's flightd side alone (no
+// synthetic server in the process), for profiling the server: with -test.cpuprofile
+// every sample is flightd's or the benchmark's bookkeeping.
+func BenchmarkFlightTransferServer(b *testing.B) {
+	addr := startFlightd(b, filepath.Join(tpchData(b), "lance"), 1)
+	p := startPeer(b)
+	var cpu transferCPU
+	var times []time.Duration
+	var faults []int64
+	for b.Loop() {
+		f0 := procFaults()
+		r := cpu.measure(p, &cpu.ours, func() peerReply {
+			return p.mustCall(b, map[string]any{"op": "flightsql", "addr": addr, "sql": transferSQL})
+		})
+		times = append(times, seconds(r.Seconds))
+		faults = append(faults, procFaults()-f0)
+	}
+	b.ReportMetric(float64(median(times).Milliseconds()), "flightd-ms")
+	slices.Sort(faults)
+	b.ReportMetric(float64(faults[len(faults)/2]), "flightd-minor-faults")
+	if !cpu.missing && len(cpu.ours.server) > 0 {
+		b.ReportMetric(median(cpu.ours.server).Seconds()*1e3, "flightd-cpu-ms")
+		b.ReportMetric(median(cpu.ours.client).Seconds()*1e3, "flightd-client-cpu-ms")
+	}
 }

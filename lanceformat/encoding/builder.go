@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -246,18 +247,33 @@ func (b *Builder) AppendVariable(offsets []uint64, data []byte, lo, hi int, vali
 		return fmt.Errorf("values [%d,%d) span [%d,%d) of %d bytes: %w", lo, hi, first, last, len(data), ErrCorrupt)
 	}
 	base, n0 := int64(len(b.data))-int64(first), len(b.offsets)
-	b.offsets = slices.Grow(b.offsets, hi-lo)
-	for i := lo; i < hi; i++ {
-		if offsets[i] > offsets[i+1] {
-			b.offsets = b.offsets[:n0]
-			return fmt.Errorf("value %d spans [%d,%d): %w", i, offsets[i], offsets[i+1], ErrCorrupt)
+	b.offsets = slices.Grow(b.offsets, hi-lo)[:n0+hi-lo]
+	if !rebaseEnds(b.offsets[n0:], offsets[lo:hi+1], base) {
+		b.offsets = b.offsets[:n0]
+		for i := lo; i < hi; i++ {
+			if offsets[i] > offsets[i+1] {
+				return fmt.Errorf("value %d spans [%d,%d): %w", i, offsets[i], offsets[i+1], ErrCorrupt)
+			}
 		}
-		b.offsets = append(b.offsets, base+int64(offsets[i+1]))
 	}
 	b.data = append(b.growData(int(last-first), hi-lo), data[first:last]...)
 	b.valid.appendBitmap(valid, lo, hi-lo)
 	b.n += hi - lo
 	return nil
+}
+
+// rebaseEnds sets dst[i] = base + src[i+1] (src has one more value than dst) and reports
+// whether src never decreases. It is a function of its own so that its loop keeps
+// everything in registers.
+func rebaseEnds(dst []int64, src []uint64, base int64) bool {
+	src = src[:len(dst)+1]
+	var borrow uint64
+	for i, o := range src[1:] {
+		_, b := bits.Sub64(o, src[i], 0) // 1 when o < src[i]
+		borrow |= b
+		dst[i] = base + int64(o)
+	}
+	return borrow == 0
 }
 
 // AppendValue appends one variable-width value.
@@ -455,13 +471,15 @@ func offsetsBuffer(mem memory.Allocator, offs []int64, large bool) (*memory.Buff
 		return buf, nil
 	}
 	buf.Resize(4 * len(offs))
-	out := arrow.Int32Traits.CastFromBytes(buf.Bytes())
+	out := arrow.Int32Traits.CastFromBytes(buf.Bytes())[:len(offs)]
+	hi := int64(0)
 	for i, o := range offs {
-		if o > math.MaxInt32 {
-			buf.Release()
-			return nil, fmt.Errorf("offset %d overflows 32-bit offsets: %w", o, ErrCorrupt)
-		}
+		hi = max(hi, o)
 		out[i] = int32(o)
+	}
+	if hi > math.MaxInt32 {
+		buf.Release()
+		return nil, fmt.Errorf("offset %d overflows 32-bit offsets: %w", hi, ErrCorrupt)
 	}
 	return buf, nil
 }

@@ -199,6 +199,11 @@ func (vd *valueDecoder) into(b *Builder, enc *enc21pb.CompressiveEncoding, bufs 
 			int(ib.GetUncompressedBitsPerValue()) == b.Bits() && len(bufs) > 0 {
 			return b.appendInlineBitpacked(bufs[0], n)
 		}
+		if r := enc.GetRle(); r != nil && len(bufs) >= 2 && b.Bits()%8 == 0 &&
+			int(r.GetValues().GetFlat().GetBitsPerValue()) == b.Bits() && r.GetValues().GetFlat().GetData() == nil &&
+			r.GetRunLengths().GetFlat().GetBitsPerValue() == 8 && r.GetRunLengths().GetFlat().GetData() == nil {
+			return b.appendRLE(bufs[0], bufs[1], n)
+		}
 		raw, bits, err := DecodeFixed(enc, bufs, n)
 		if err != nil {
 			return err
@@ -376,6 +381,19 @@ func decodeVariableBlock(buf []byte, n int) ([]uint64, []byte, error) {
 }
 
 // appendInlineBitpacked decodes n inline bit-packed values straight into b's values.
+// appendRLE decodes n values of a mini-block RLE chunk (run values of b's width, u8 run
+// lengths) straight into b's values, without an intermediate buffer.
+func (b *Builder) appendRLE(vals, lens []byte, n int) error {
+	fixed, err := compress.AppendRLEWidth(b.fixed, vals, lens, b.bits, 8, n)
+	if err != nil {
+		return err
+	}
+	b.fixed = fixed
+	b.valid.appendN(true, n)
+	b.n += n
+	return nil
+}
+
 func (b *Builder) appendInlineBitpacked(data []byte, n int) error {
 	fixed, err := compress.AppendInlineBitpacked(b.fixed, data, b.bits, n)
 	if err != nil {

@@ -199,17 +199,17 @@ func gatherVarWidth[I index](b, dict *Builder, short **shortDict, idx []I) error
 			*short = sd
 		}
 	}
+	b.offsets = slices.Grow(b.offsets, len(idx))
+	if sd.ok {
+		gatherShort(b, sd, idx)
+		return nil
+	}
 	offs, data, dn := dict.offsets, dict.data, uint64(dict.n)
 	total := 0
 	for _, k := range idx {
 		if uint64(k) < dn {
 			total += int(offs[k+1] - offs[k])
 		}
-	}
-	b.offsets = slices.Grow(b.offsets, len(idx))
-	if sd.ok {
-		gatherShort(b, sd, idx, total)
-		return nil
 	}
 	b.data = b.growData(total, len(idx))
 	for _, k := range idx {
@@ -246,12 +246,14 @@ func checkVarDict(dict *Builder) error {
 const maxShortWords = 4
 
 // shortDict is a variable-width dictionary laid out for gathering values of at most
-// 32 bytes: each value as stride little-endian words, and its length.
+// 32 bytes: each value as stride little-endian words, and its length. One more entry,
+// empty, follows the dictionary's dn values: indices past them are clamped to it.
 type shortDict struct {
-	ok     bool // every value is at most maxShortWords words
-	stride int
-	words  []uint64
-	lens   []int64
+	ok      bool // every value is at most maxShortWords words
+	stride  int
+	words   []uint64 // (dn+1)*stride
+	lens    []int64  // dn+1
+	sameLen int64    // the length of every value if all are equally long, else -1
 }
 
 // newShortDict checks dict (checkVarDict) and lays it out for gatherShort; the result's ok
@@ -268,7 +270,7 @@ func newShortDict(dict *Builder) (*shortDict, error) {
 	if stride > maxShortWords {
 		return &shortDict{}, nil
 	}
-	sd := &shortDict{ok: true, stride: stride, words: make([]uint64, stride*dn), lens: make([]int64, dn)}
+	sd := &shortDict{ok: true, stride: stride, words: make([]uint64, stride*(dn+1)), lens: make([]int64, dn+1), sameLen: -1}
 	for k := range dn {
 		var w [8 * maxShortWords]byte
 		copy(w[:], dict.data[dict.offsets[k]:dict.offsets[k+1]])
@@ -277,27 +279,75 @@ func newShortDict(dict *Builder) (*shortDict, error) {
 		}
 		sd.lens[k] = dict.offsets[k+1] - dict.offsets[k]
 	}
+	if dn > 0 && slices.Min(sd.lens[:dn]) == slices.Max(sd.lens[:dn]) {
+		sd.sameLen = sd.lens[0]
+	}
 	return sd, nil
 }
 
+// sumLens returns the total length of the values idx selects (past the dictionary: empty).
+func sumLens[I index](sd *shortDict, idx []I) int {
+	dn := uint64(len(sd.lens) - 1)
+	if sd.sameLen >= 0 {
+		out := 0
+		for _, k := range idx {
+			if uint64(k) < dn {
+				out++
+			}
+		}
+		return out * int(sd.sameLen)
+	}
+	lens := sd.lens[:dn+1]
+	total := int64(0)
+	for _, k := range idx {
+		total += lens[min(uint64(k), dn)]
+	}
+	return int(total)
+}
+
 // gatherShort writes each value as stride 8-byte words (the output has that much slack),
-// then moves the end by the value's length. total is the gathered values' size.
-func gatherShort[I index](b *Builder, sd *shortDict, idx []I, total int) {
-	dn, stride := uint64(len(sd.lens)), sd.stride
+// then moves the end by the value's length.
+func gatherShort[I index](b *Builder, sd *shortDict, idx []I) {
+	total := sumLens(sd, idx)
+	dn, stride := uint64(len(sd.lens)-1), sd.stride
 	slack := 8 * stride
 	start := len(b.data)
 	b.data = b.growData(total+slack, len(idx))
 	out := b.data[start : start+total+slack]
-	pos, base := int64(0), int64(start)
-	for _, k := range idx {
-		if uint64(k) < dn {
-			w := sd.words[int(k)*stride : int(k)*stride+stride]
-			for j, x := range w {
-				binary.LittleEndian.PutUint64(out[pos+int64(8*j):], x)
-			}
-			pos += sd.lens[k]
+	n0 := len(b.offsets)
+	b.offsets = b.offsets[:n0+len(idx)]
+	ends := b.offsets[n0:]
+	// Every store is in bounds: before value i, pos is the length of values 0..i-1, at
+	// most total minus value i's length, and out has slack words beyond total.
+	dst, base := unsafe.Pointer(unsafe.SliceData(out)), int64(start)
+	words, lens := sd.words[:int(dn+1)*stride], sd.lens[:dn+1]
+	pos := int64(0)
+	switch stride {
+	case 1: // flags, modes, short codes
+		for i, k := range idx {
+			k := min(uint64(k), dn)
+			*(*uint64)(unsafe.Add(dst, pos)) = words[k]
+			pos += lens[k]
+			ends[i] = base + pos
 		}
-		b.offsets = append(b.offsets, base+pos)
+	case 3: // TPC-H l_shipinstruct (up to 17 bytes)
+		for i, k := range idx {
+			k := min(uint64(k), dn)
+			w := (*[3]uint64)(words[3*k : 3*k+3])
+			*(*[3]uint64)(unsafe.Add(dst, pos)) = *w
+			pos += lens[k]
+			ends[i] = base + pos
+		}
+	default:
+		for i, k := range idx {
+			k := min(uint64(k), dn)
+			w := words[int(k)*stride : int(k)*stride+stride]
+			for j, x := range w {
+				*(*uint64)(unsafe.Add(dst, pos+int64(8*j))) = x
+			}
+			pos += lens[k]
+			ends[i] = base + pos
+		}
 	}
 	b.data = b.data[:start+int(pos)]
 }

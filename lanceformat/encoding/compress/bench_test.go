@@ -37,3 +37,40 @@ func BenchmarkFSSTDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFSSTAppendStrings decodes a run of comment-like strings (a trained table, a few
+// escapes) as a scan of a mini-block chunk does.
+func BenchmarkFSSTAppendStrings(b *testing.B) {
+	for _, n := range []int{4 << 10, 256 << 10} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchFSSTAppendStrings(b, n) })
+	}
+}
+
+func benchFSSTAppendStrings(b *testing.B, n int) {
+	r := newRand()
+	words := strs("carefully", "final", "deposits", "sleep", "furiously", "ironic", "packages",
+		"blithely", "regular", "accounts", "quickly", "express", "pending", "~", "requests")
+	var in [][]byte
+	for range n {
+		var s []byte
+		for range 1 + r.IntN(5) {
+			s = append(s, words[r.IntN(len(words))]...)
+			s = append(s, ' ')
+		}
+		in = append(in, s)
+	}
+	tab := BuildFSSTTable(in[:512])
+	offs, data := tab.CompressAll(in)
+	size, err := tab.DecodedSize(offs, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]byte, 0, 8*len(data)+8)
+	ends := make([]int64, 0, len(in))
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		if _, _, err := tab.AppendStrings(ends[:0], dst[:0], offs, data, 8*len(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package compress
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 )
 
 // fsstDecodeTable is an FSST symbol table laid out for bulk decoding: each code's symbol
@@ -185,39 +186,69 @@ func (ft *fsstDecodeTable) decodeOne(out []byte, pos, limit int, src []byte) (in
 // one loop over the run's codes, and appends base plus each string's end to ends. It
 // returns the decoded size. A code without a symbol writes nothing and is reported once
 // the run is done.
+//
+// The room makes every store safe without a check: a code moves the output by at most
+// FSSTMaxSymbolLen (an escape by 1 for 2 input bytes), so before each code pos is at most
+// FSSTMaxSymbolLen times the bytes consumed, and the 8-byte store ends inside out. Codes
+// are taken four at a time while none of them is an escape.
 func (ft *fsstDecodeTable) decodeRun(ends []int64, out []byte, base int64, offsets []uint64, data []byte) ([]int64, int, error) {
 	n0 := len(ends)
-	pos, i := 0, int(offsets[0])
-	shortest := uint8(FSSTMaxSymbolLen)
+	lo, hi := offsets[0], offsets[len(offsets)-1]
+	if lo > hi || hi > uint64(len(data)) || uint64(len(out)) < FSSTMaxSymbolLen*(hi-lo+1) {
+		return ends[:n0], 0, corruptf("fsst: strings span [%d,%d) of %d bytes", lo, hi, len(data))
+	}
+	ends = growInt64(ends, len(offsets)-1)
+	strEnds := ends[n0 : n0+len(offsets)-1]
+	dst := unsafe.Pointer(unsafe.SliceData(out))
+	src := unsafe.Pointer(unsafe.SliceData(data))
+	pos, i := 0, int(lo)
+	var shortest uint8 = FSSTMaxSymbolLen
 	for k := 1; k < len(offsets); k++ {
 		e := int(offsets[k])
-		if e < i {
-			return ends[:n0], 0, corruptf("fsst: offset %d (%d) below the previous (%d)", k, e, offsets[k-1])
+		if e < i || e > int(hi) { // (past the last: a later offset decreases; caught before reading)
+			return ends[:n0], 0, corruptf("fsst: offset %d (%d) below the previous (%d) or past the last (%d)", k, e, offsets[k-1], hi)
 		}
-		src := data[i:e]
-		for j := 0; j < len(src); j++ {
-			c := src[j]
+		for i < e {
+			if i+4 <= e {
+				w := *(*uint32)(unsafe.Add(src, i))
+				if (w^0xFFFFFFFF-0x01010101)&^(w^0xFFFFFFFF)&0x80808080 == 0 { // no escape among the four
+					c0, c1, c2, c3 := uint8(w), uint8(w>>8), uint8(w>>16), uint8(w>>24)
+					l0, l1, l2, l3 := ft.slen[c0], ft.slen[c1], ft.slen[c2], ft.slen[c3]
+					shortest = min(shortest, l0, l1, l2, l3)
+					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c0]
+					pos += int(l0)
+					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c1]
+					pos += int(l1)
+					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c2]
+					pos += int(l2)
+					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c3]
+					pos += int(l3)
+					i += 4
+					continue
+				}
+			}
+			c := *(*uint8)(unsafe.Add(src, i))
+			i++
 			if c == FSSTEscape {
-				j++
-				if j >= len(src) {
+				if i >= e {
 					return ends[:n0], 0, fmt.Errorf("fsst: string %d: %w", k-1, corruptf("fsst: escape code at end of string"))
 				}
-				out[pos] = src[j]
+				*(*uint8)(unsafe.Add(dst, pos)) = *(*uint8)(unsafe.Add(src, i))
 				pos++
+				i++
 				continue
 			}
 			l := ft.slen[c]
 			shortest = min(shortest, l)
-			binary.LittleEndian.PutUint64(out[pos:pos+8], ft.sym[c])
+			*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c]
 			pos += int(l)
 		}
-		i = e
-		ends = append(ends, base+int64(pos))
+		strEnds[k-1] = base + int64(pos)
 	}
 	if shortest == 0 {
-		return ends[:n0], 0, ft.firstBadCode(data[offsets[0]:offsets[len(offsets)-1]])
+		return ends[:n0], 0, ft.firstBadCode(data[lo:hi])
 	}
-	return ends, pos, nil
+	return ends[:n0+len(strEnds)], pos, nil
 }
 
 // firstBadCode returns the error for the first code of src (whole strings) that has no

@@ -96,6 +96,7 @@ func TestAppendStringsCorrupt(t *testing.T) {
 		{"run: escape across strings", []uint64{0, 1, 2}, []byte{FSSTEscape, 'a'}, 16},
 		{"run: code without symbol", []uint64{0, 1, 3}, []byte{0, 1, 7}, 24},
 		{"run: decreasing offsets", []uint64{0, 2, 1, 3}, []byte{0, 1, 2}, 24},
+		{"run: offset past the last", []uint64{0, 1 << 20, 2}, []byte{0, 1}, 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ends, out, err := tab.AppendStrings([]int64{0}, []byte("x"), tc.offs, tc.data, tc.size)

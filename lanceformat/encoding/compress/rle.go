@@ -36,29 +36,47 @@ func DecodeRLE(values, lengths []byte, t int, n int) ([]byte, error) {
 // the runs hold fewer than n values or the two buffers disagree on the number
 // of runs.
 func DecodeRLEWidth(values, lengths []byte, t, lenBits int, n int) ([]byte, error) {
+	if n <= 0 {
+		if err := checkCount("rle", n); err != nil {
+			return nil, err
+		}
+	}
+	return AppendRLEWidth(make([]byte, 0, max(n, 0)*(t/8)), values, lengths, t, lenBits, n)
+}
+
+// AppendRLEWidth is DecodeRLEWidth appending the n values to dst (growing it if its
+// capacity is short) instead of returning them in a new buffer, so a caller can decode
+// straight into its output. On error dst's contents up to its length are unchanged.
+func AppendRLEWidth(dst, values, lengths []byte, t, lenBits int, n int) ([]byte, error) {
 	if err := checkCount("rle", n); err != nil {
-		return nil, err
+		return dst, err
 	}
 	maxRun, err := checkLenBits(lenBits)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	runs, err := checkValues("rle", values, t)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	if n == 0 {
-		return []byte{}, nil
+		return dst, nil
 	}
 	lb := lenBits / 8
 	if len(lengths)%lb != 0 || runs != len(lengths)/lb {
-		return nil, corruptf("rle: %d run values but %d bytes of %d-bit run lengths", runs, len(lengths), lenBits)
+		return dst, corruptf("rle: %d run values but %d bytes of %d-bit run lengths", runs, len(lengths), lenBits)
 	}
 	if n/maxRun > runs {
-		return nil, corruptf("rle: %d runs cannot hold %d values", runs, n)
+		return dst, corruptf("rle: %d runs cannot hold %d values", runs, n)
 	}
 	bw := t / 8
-	out := make([]byte, n*bw)
+	start := len(dst)
+	if cap(dst)-start < n*bw {
+		grown := make([]byte, start, start+n*bw)
+		copy(grown, dst)
+		dst = grown
+	}
+	out := dst[start : start+n*bw]
 	pos := 0
 	for r := 0; r < runs && pos < n; r++ {
 		end := min(n, pos+int(getWord(lengths, r, lb)))
@@ -66,9 +84,9 @@ func DecodeRLEWidth(values, lengths []byte, t, lenBits int, n int) ([]byte, erro
 		pos = end
 	}
 	if pos != n {
-		return nil, corruptf("rle: runs hold %d values, want %d", pos, n)
+		return dst[:start], corruptf("rle: runs hold %d values, want %d", pos, n)
 	}
-	return out, nil
+	return dst[:start+n*bw], nil
 }
 
 // DecodeRLEBlock decodes RLE used as a block compressor (newer Lance, for

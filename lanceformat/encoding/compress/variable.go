@@ -3,6 +3,7 @@ package compress
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 )
 
 // Variable-width values (CompressiveEncoding variant 2).
@@ -39,19 +40,48 @@ func readOffsetsInto(dst []uint64, what string, raw []byte, offsetBits, n int, l
 	}
 	offs = offs[:n+1]
 	first := getWord(raw, 0, bw)
-	prev := first
-	for i := 0; i <= n; i++ {
-		o := getWord(raw, i, bw)
-		if o < prev {
-			return nil, 0, corruptf("%s: offset %d (%d) is below offset %d (%d)", what, i, o, i-1, prev)
+	var bad bool
+	switch bw {
+	case 4:
+		bad = rebase32(offs, raw[:4*(n+1)], uint32(first))
+	default:
+		prev := first
+		for i := range offs {
+			o := getWord(raw, i, bw)
+			bad = bad || o < prev
+			offs[i] = o - first
+			prev = o
 		}
-		if o > limit {
-			return nil, 0, corruptf("%s: offset %d (%d) past end of buffer (%d)", what, i, o, limit)
+	}
+	if bad {
+		for i := 1; i <= n; i++ {
+			if o, p := getWord(raw, i, bw), getWord(raw, i-1, bw); o < p {
+				return nil, 0, corruptf("%s: offset %d (%d) is below offset %d (%d)", what, i, o, i-1, p)
+			}
 		}
-		offs[i] = o - first
-		prev = o
+	}
+	// Non-decreasing: the last offset bounds them all.
+	if last := first + offs[n]; last > limit {
+		return nil, 0, corruptf("%s: offset %d (%d) past end of buffer (%d)", what, n, last, limit)
 	}
 	return offs, first, nil
+}
+
+// rebase32 sets offs[i] to the i-th little-endian uint32 of in minus first (in holds
+// len(offs) of them) and reports whether any is below the one before it (first is the
+// one before the 0th). Loads are unaligned word loads; the decrease test accumulates
+// the sign of each difference instead of branching.
+func rebase32(offs []uint64, in []byte, first uint32) bool {
+	in = in[:4*len(offs)]
+	p := unsafe.Pointer(unsafe.SliceData(in))
+	prev, neg := int64(first), int64(0)
+	for i := range offs {
+		o := int64(*(*uint32)(unsafe.Add(p, 4*i))) // every platform flightd builds for is little-endian
+		neg |= o - prev
+		offs[i] = uint64(o - int64(first))
+		prev = o
+	}
+	return neg < 0
 }
 
 // DecodeVariableMiniBlock decodes one mini-block chunk buffer of the Variable

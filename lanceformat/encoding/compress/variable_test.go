@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -135,5 +136,50 @@ func TestVariableCorrupt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			require.ErrorIs(t, tc.fn(), ErrCorrupt)
 		})
+	}
+}
+
+// DecodeVariableMiniBlockInto (its 32-bit offsets loop and the generic one) agrees with a
+// naive check on random offsets: the values come out rebased to 0 when the offsets never
+// decrease and stay within the buffer, and anything else is ErrCorrupt.
+func TestVariableOffsetsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for iter := range 300 {
+		bits := []int{32, 64}[iter%2]
+		bw := bits / 8
+		n := r.IntN(50)
+		total := (n + 1) * bw
+		offs := make([]uint64, n+1)
+		offs[0] = uint64(total)
+		for i := 1; i <= n; i++ {
+			offs[i] = offs[i-1] + uint64(r.IntN(4))
+		}
+		buf := make([]byte, int(offs[n])+r.IntN(3))
+		switch iter % 5 {
+		case 3: // one offset decreases
+			if n > 0 {
+				i := 1 + r.IntN(n)
+				offs[i] = offs[i-1] - 1
+			}
+		case 4: // the last offset is past the buffer
+			offs[n] = uint64(len(buf)) + 1 + uint64(r.IntN(3))
+		}
+		for i, o := range offs {
+			putWord(buf, i, bw, o)
+		}
+		good := offs[n] <= uint64(len(buf))
+		for i := 1; i <= n; i++ {
+			good = good && offs[i] >= offs[i-1]
+		}
+		got, data, err := DecodeVariableMiniBlockInto(make([]uint64, 0, 8), buf, bits, n)
+		if !good {
+			require.ErrorIs(t, err, ErrCorrupt, "iter %d", iter)
+			continue
+		}
+		require.NoError(t, err, "iter %d", iter)
+		for i := range offs {
+			require.Equal(t, offs[i]-offs[0], got[i], "iter %d offset %d", iter, i)
+		}
+		require.Equal(t, buf[offs[0]:offs[n]], data)
 	}
 }
