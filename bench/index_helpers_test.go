@@ -3,6 +3,7 @@ package bench
 import (
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,4 +27,18 @@ func TestIndexCases(t *testing.T) {
 	require.Equal(t, "id = 7650021", cs[0].where)
 	require.Equal(t, "id BETWEEN 5000000 AND 5099999", cs[1].where)
 	require.Equal(t, "cat = 'c0042'", cs[2].where)
+}
+
+// sizeAllocator counts the bytes it holds through allocations, reallocations and frees.
+func TestSizeAllocator(t *testing.T) {
+	a := &sizeAllocator{Allocator: memory.NewGoAllocator()}
+	b1 := a.Allocate(100)
+	b2 := a.Allocate(7)
+	require.Equal(t, int64(107), a.size.Load())
+	b1 = a.Reallocate(300, b1)
+	require.Equal(t, int64(307), a.size.Load())
+	a.Free(b1)
+	require.Equal(t, int64(7), a.size.Load(), "b2 is still held")
+	a.Free(b2)
+	require.Zero(t, a.size.Load())
 }

@@ -37,6 +37,9 @@ func (s *Server) CancelFlightInfo(ctx context.Context, req *flight.CancelFlightI
 	}
 	for id := range ids {
 		n := s.queries.cancelQuery(id)
+		if s.spec != nil {
+			s.spec.cancelQuery(id)
+		}
 		noteQuery(ctx, id)
 		s.log.Info("query cancelled", "query_id", id.String(), "streams", n)
 	}

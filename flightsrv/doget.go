@@ -44,16 +44,39 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 		return err
 	}
 	noteQuery(stream.Context(), tp.Query)
+	var sp *specRun
+	if f.srv.spec != nil {
+		sp = f.srv.spec.take(tp) // speculate.go
+	}
 	ctx, done, err := f.srv.queries.start(stream.Context(), tp.Query)
 	if err != nil {
+		if sp != nil {
+			sp.finish(err)
+		}
 		return err
 	}
 	defer done()
+	if sp != nil {
+		return f.sendSpeculative(ctx, stream, sp)
+	}
 	op, err := f.srv.run(ctx, tp)
 	if err != nil {
 		return err
 	}
 	return f.send(ctx, stream, op.Schema(), f.srv.stream(ctx, op))
+}
+
+// sendSpeculative streams the run started for this ticket at GetFlightInfo; the run ends
+// with ctx (the DoGet's).
+func (f *flightService) sendSpeculative(ctx context.Context, stream flight.FlightService_DoGetServer, sp *specRun) error {
+	stop := context.AfterFunc(ctx, func() { sp.cancel(context.Cause(ctx)) })
+	defer stop()
+	defer sp.finish(context.Canceled)
+	sc, ch, err := sp.wait(ctx)
+	if err != nil {
+		return err
+	}
+	return f.send(ctx, stream, sc, ch)
 }
 
 // send writes the chunks of ch to the client. When ctx is cancelled it returns the cause

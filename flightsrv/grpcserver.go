@@ -39,6 +39,8 @@ type grpcServer struct {
 	srv     *grpc.Server
 	lis     net.Listener
 	signals chan os.Signal
+	// onStop, when set, runs once the server has stopped (Shutdown, Stop or a signal).
+	onStop func()
 }
 
 var _ flight.Server = (*grpcServer)(nil)
@@ -91,7 +93,7 @@ func (g *grpcServer) Serve() error {
 		go func() {
 			select {
 			case <-g.signals:
-				g.srv.GracefulStop()
+				g.Shutdown()
 			case <-done:
 			}
 		}()
@@ -100,10 +102,22 @@ func (g *grpcServer) Serve() error {
 }
 
 // Shutdown stops accepting connections and calls and waits for the running calls to end.
-func (g *grpcServer) Shutdown() { g.srv.GracefulStop() }
+func (g *grpcServer) Shutdown() {
+	g.srv.GracefulStop()
+	g.stopped()
+}
 
 // Stop closes every connection at once, ending the calls still running.
-func (g *grpcServer) Stop() { g.srv.Stop() }
+func (g *grpcServer) Stop() {
+	g.srv.Stop()
+	g.stopped()
+}
+
+func (g *grpcServer) stopped() {
+	if g.onStop != nil {
+		g.onStop()
+	}
+}
 
 // RegisterFlightService registers the Flight service.
 func (g *grpcServer) RegisterFlightService(svc flight.FlightServer) {

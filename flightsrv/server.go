@@ -56,6 +56,11 @@ type Config struct {
 	// Secret signs tickets and prepared-statement handles. Replicas that serve each other's
 	// tickets share it; empty means a random per-process secret.
 	Secret []byte
+	// NoSpeculation turns speculative execution off (speculate.go): by default a query whose
+	// FlightInfo has one endpoint without a location starts running at GetFlightInfo, and
+	// its DoGet streams that run. Replicas behind a load balancer that sends a client's
+	// DoGet elsewhere may prefer to turn it off (the run is then wasted, though bounded).
+	NoSpeculation bool
 	// MaxRecvMsgSize bounds one message a client sends (a DoPut batch, a command); larger
 	// ones are refused with RESOURCE_EXHAUSTED. 0 means DefaultMaxRecvMsgSize.
 	MaxRecvMsgSize int
@@ -81,7 +86,11 @@ type Server struct {
 	// sqlInfoIDs are the SqlInfo ids registered with the base server.
 	sqlInfoIDs map[uint32]bool
 	// queries tracks running streams for CancelFlightInfo and Drain.
-	queries     *queryRegistry
+	queries *queryRegistry
+	// spec holds statements started at GetFlightInfo (speculate.go); nil until
+	// NewFlightServer, whose Shutdown and Stop close it.
+	spec        *specRegistry
+	noSpec      bool // Config.NoSpeculation
 	maxRecvSize int
 }
 
@@ -104,7 +113,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	var err error
 	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS,
-		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations, queries: newQueryRegistry(), maxRecvSize: cfg.MaxRecvMsgSize}
+		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations, queries: newQueryRegistry(), maxRecvSize: cfg.MaxRecvMsgSize,
+		noSpec: cfg.NoSpeculation}
 	if s.maxRecvSize <= 0 {
 		s.maxRecvSize = DefaultMaxRecvMsgSize
 	}
@@ -134,6 +144,12 @@ func (s *Server) NewFlightServer() flight.Server {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 	}
 	fs := newGRPCServer(mw, opts...)
+	if s.spec == nil && !s.noSpec {
+		s.spec = newSpecRegistry()
+	}
+	if s.spec != nil {
+		fs.onStop = s.spec.close
+	}
 	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s, wire: true})
 	return fs
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 
 	"github.com/flightd/flightd/planner"
+	"github.com/flightd/flightd/planner/plan"
 )
 
 // flightInfo builds the FlightInfo of a planned statement: its schema and its endpoints,
@@ -18,6 +19,9 @@ func (s *Server) flightInfo(ctx context.Context, p *planner.Prepared, desc *flig
 	eps, err := s.endpoints(ctx, p, id)
 	if err != nil {
 		return nil, err
+	}
+	if s.spec != nil && len(eps) == 1 && len(s.locations) == 0 { // speculate.go
+		s.spec.start(ctx, s, ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait})
 	}
 	return &flight.FlightInfo{
 		Schema:           s.schemaBytes(p.Schema),

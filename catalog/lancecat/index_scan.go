@@ -150,6 +150,47 @@ func (p *rowPicker) take(limit int, dv *table.DeletionVector) []uint64 {
 	return rows
 }
 
+// span returns the next batch of up to limit selected rows when it is one run of
+// consecutive live rows that take would return as well: a full batch inside one range, or
+// the rest of the last range. ok is false otherwise (take then lists the rows). It saves
+// listing, and then checking, every row of the runs a range query selects.
+func (p *rowPicker) span(limit int, dv *table.DeletionVector) (start, end uint64, ok bool) {
+	if p.i >= len(p.ranges) {
+		return 0, 0, false
+	}
+	r := p.ranges[p.i]
+	s := max(p.next, r.Start)
+	e := min(r.End, s+int64(limit))
+	if s >= e || (e-s < int64(limit) && p.i < len(p.ranges)-1) {
+		return 0, 0, false
+	}
+	if dv != nil && dv.CountIn(uint64(s), uint64(e)) > 0 {
+		return 0, 0, false
+	}
+	p.next = e
+	if e >= r.End {
+		p.i++
+	}
+	return uint64(s), uint64(e), true
+}
+
+// nextBatch returns the next batch of up to limit selected live rows: n rows in
+// [start, end), listed in rows unless they are all the rows of that span. n is 0 at the end.
+func (p *rowPicker) nextBatch(limit int, dv *table.DeletionVector) (start, end uint64, rows []uint64, n int) {
+	if start, end, ok := p.span(limit, dv); ok {
+		return start, end, nil, int(end - start)
+	}
+	rows = p.take(limit, dv)
+	if len(rows) == 0 {
+		return 0, 0, nil, 0
+	}
+	start, end = rows[0], rows[len(rows)-1]+1
+	if end-start == uint64(len(rows)) {
+		return start, end, nil, len(rows)
+	}
+	return start, end, rows, len(rows)
+}
+
 // nextPicked is scanReader.Next for index scans: batches of the selected live rows, read
 // as one range when they are contiguous and taken row by row otherwise.
 func (r *scanReader) nextPicked(ctx context.Context) (arrow.RecordBatch, error) {
@@ -159,16 +200,11 @@ func (r *scanReader) nextPicked(ctx context.Context) (arrow.RecordBatch, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rows := r.pick.take(batchRows, r.dv)
-	if len(rows) == 0 {
+	start, end, list, n := r.pick.nextBatch(batchRows, r.dv)
+	if n == 0 {
 		return nil, nil
 	}
-	start, end := rows[0], rows[len(rows)-1]+1
-	list := rows
-	if end-start == uint64(len(rows)) {
-		list = nil
-	}
-	rec, err := r.batch(file.WithReadCounter(ctx, &r.read), start, end, list, len(rows))
+	rec, err := r.batch(file.WithReadCounter(ctx, &r.read), start, end, list, n)
 	if err != nil {
 		return nil, classify(fmt.Errorf("scan table %q version %d rows [%d,%d) by index: %w",
 			r.t.name, r.t.Version(), start, end, err))

@@ -1,11 +1,13 @@
 package lancecat
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/lanceformat/table"
 )
 
 // An index scan's morsels span only selected rows, pickedMorselRows of them each, or an
@@ -67,5 +69,48 @@ func TestRowPickerWindow(t *testing.T) {
 	for _, c := range cases {
 		p := &rowPicker{ranges: windowRanges(rs, catalog.Morsel{Start: c.start, End: c.end})}
 		require.Equal(t, c.want, p.take(100, nil), "morsel [%d,%d)", c.start, c.end)
+	}
+}
+
+// nextBatch (spans without listing rows where it can) returns the batches take alone
+// returns, on random selections with and without deleted rows, at several batch sizes.
+func TestRowPickerNextBatchMatchesTake(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	for iter := range 300 {
+		var rs []catalog.RowRange
+		for at := int64(rng.IntN(50)); at < 3000 && len(rs) < 1+iter%12; {
+			n := int64(1 + rng.IntN(700))
+			rs = append(rs, catalog.RowRange{Start: at, End: at + n})
+			at += n + int64(1+rng.IntN(200)) // a gap: ranges are disjoint and not adjacent
+		}
+		var dv *table.DeletionVector
+		if iter%3 > 0 {
+			var del []uint32
+			for o := uint32(rng.IntN(40)); o < 4000; o += uint32(1 + rng.IntN(60*(iter%3))) {
+				del = append(del, o)
+			}
+			dv = table.NewDeletionVector(del)
+		}
+		for _, limit := range []int{1, 7, 64, 500, 16384} {
+			fast, slow := &rowPicker{ranges: rs}, &rowPicker{ranges: rs}
+			for {
+				start, end, list, n := fast.nextBatch(limit, dv)
+				want := slow.take(limit, dv)
+				if n == 0 {
+					require.Empty(t, want, "iter %d limit %d", iter, limit)
+					break
+				}
+				got := list
+				if got == nil {
+					for r := start; r < end; r++ {
+						got = append(got, r)
+					}
+				}
+				require.Equal(t, want, got, "iter %d limit %d", iter, limit)
+				require.Len(t, got, n)
+				require.Equal(t, start, got[0])
+				require.Equal(t, end, got[len(got)-1]+1)
+			}
+		}
 	}
 }

@@ -31,6 +31,7 @@ type btreeIndex struct {
 	covered   []uint32
 	mem       memory.Allocator
 	pages     []btreePage
+	ints      *intBounds // the pages' bounds as int64s; nil unless every page has them
 	batchSize uint64
 
 	owner uint64 // this segment's entries in the page cache
@@ -72,6 +73,7 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 		}
 		b.pages = append(b.pages, btreePage{min: lo, max: hi, nullCount: nulls.Value(i), idx: idx.Value(i)})
 	}
+	b.ints = newIntBounds(b.pages)
 	return b, nil
 }
 
@@ -89,13 +91,8 @@ func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
 	if p.empty() {
 		return out, nil
 	}
-	var want []uint32
-	for _, pg := range b.pages {
-		if b.pageMayMatch(pg, p) {
-			want = append(want, pg.idx)
-		}
-	}
-	add := rowAdder{set: out.Rows}
+	want := b.candidatePages(p)
+	add := rowAdder{set: out.Rows, hint: min(len(want)*int(b.batchSize), maxRowHint)}
 	if err := b.eachPage(ctx, want, func(pd *btreePageRows) { pd.filter(p, &add) }); err != nil {
 		return Result{}, err
 	}
@@ -103,9 +100,30 @@ func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
 	return out, nil
 }
 
+// maxRowHint bounds the offsets a search reserves room for at once (4 MiB).
+const maxRowHint = 1 << 20
+
 // maxPagesPerRead bounds the pages of page_data one read covers (and the rows it holds in
 // memory: 64 pages of 4,096 rows).
 const maxPagesPerRead = 64
+
+// candidatePages returns the numbers of the pages that can hold rows matching p, in
+// page_lookup order.
+func (b *btreeIndex) candidatePages(p plan) []uint32 {
+	var want []uint32
+	if spans, ok := int64Spans(p); ok && b.ints != nil && !p.nulls {
+		for _, i := range b.ints.pages(spans) {
+			want = append(want, b.pages[i].idx)
+		}
+		return want
+	}
+	for _, pg := range b.pages {
+		if b.pageMayMatch(pg, p) {
+			want = append(want, pg.idx)
+		}
+	}
+	return want
+}
 
 // pageMayMatch reports whether page pg can hold rows matching p.
 func (b *btreeIndex) pageMayMatch(pg btreePage, p plan) bool {

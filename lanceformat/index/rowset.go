@@ -43,7 +43,9 @@ func (s *RowSet) add(addr uint64) {
 
 func (s *RowSet) normalize() {
 	for _, fr := range s.frags {
-		slices.Sort(fr.rows)
+		if !slices.IsSorted(fr.rows) {
+			slices.Sort(fr.rows)
+		}
 		fr.rows = slices.Compact(fr.rows)
 	}
 }
