@@ -348,6 +348,15 @@ func (s *hashSource) probeFlat(n int) {
 			}
 		}
 	}
+	if d := s.ht.flat.dense; d != nil {
+		for i, k := range s.ikeys[0][:n] {
+			s.heads[i] = -1
+			if !s.null[i] {
+				s.heads[i] = d.lookup(k)
+			}
+		}
+		return
+	}
 	if cap(s.hashes) < n {
 		s.hashes = make([]uint64, n)
 	}
@@ -399,15 +408,19 @@ func (s *hashSource) skipOther() {
 
 func (s *hashSource) pairs(l, r []int32, limit int) ([]int32, []int32, bool) {
 	n := len(s.heads)
+	// Chains of one row (a flat index over unique hashes) end at their head: reading
+	// next would only cost a cache miss per match.
+	single := s.firstOnly || s.ht.flat != nil && s.ht.flat.unique
 	for s.row < n {
 		for s.pos >= 0 {
 			if len(l) >= limit {
 				return l, r, false
 			}
 			l, r = append(l, int32(s.row)), append(r, s.pos)
-			s.pos = s.ht.next[s.pos]
-			if s.firstOnly {
+			if single {
 				s.pos = -1
+			} else {
+				s.pos = s.ht.next[s.pos]
 			}
 			s.skipOther()
 		}

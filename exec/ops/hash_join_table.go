@@ -20,16 +20,22 @@ type flatIndex struct {
 	keys  [][]int64 // with several keys, per key column: the build rows' values
 	parts []flatPart
 	pbits uint // log2(len(parts))
+	// unique is set when no two build rows share a hash: every chain is one row long, so
+	// probes need not follow hashTable.next (a key join on a primary key).
+	unique bool
+	// dense, when set, replaces parts: one key whose values span a narrow range.
+	dense *denseIndex
 }
 
 // flatPart is one partition: linear probing over slots whose head is a build row + 1
 // (0: empty). len(hashes) is a power of two.
 type flatPart struct {
-	hashes []uint64
-	heads  []int32
-	used   int
-	pbits  uint // partition bits, skipped by slot
-	shift  uint // 64 - log2(len(hashes))
+	hashes  []uint64
+	heads   []int32
+	used    int
+	chained bool // some hash holds more than one build row
+	pbits   uint // partition bits, skipped by slot
+	shift   uint // 64 - log2(len(hashes))
 }
 
 // hashMul is an odd 64-bit constant (2^64 / golden ratio): multiplying by it is a bijection
@@ -115,6 +121,11 @@ func newFlatIndex(ctx context.Context, keyCols []arrow.Array, next []int32, isNu
 	for k, c := range keyCols {
 		ix.keys[k] = int64Values(c, nil)
 	}
+	if len(ix.keys) == 1 {
+		if d, chained := newDenseIndex(ix.keys[0], next, isNull); d != nil { // hash_join_dense.go
+			return &flatIndex{dense: d, unique: !chained}, nil
+		}
+	}
 	hashes := make([]uint64, n)
 	hashKeys(ix.keys, hashes)
 	if len(ix.keys) == 1 {
@@ -127,6 +138,7 @@ func newFlatIndex(ctx context.Context, keyCols []arrow.Array, next []int32, isNu
 	ix.parts = make([]flatPart, 1<<ix.pbits)
 	if len(ix.parts) == 1 {
 		ix.parts[0].insertAll(hashes, next, isNull, 0, 0)
+		ix.unique = !ix.parts[0].chained
 		return ix, nil
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -139,7 +151,12 @@ func newFlatIndex(ctx context.Context, keyCols []arrow.Array, next []int32, isNu
 			return nil
 		})
 	}
-	return ix, g.Wait()
+	err := g.Wait()
+	ix.unique = true
+	for _, p := range ix.parts {
+		ix.unique = ix.unique && !p.chained
+	}
+	return ix, err
 }
 
 // insertAll inserts, in row order, the rows whose hash's top pbits bits equal part.
@@ -171,6 +188,7 @@ func (p *flatPart) insert(h uint64, row int32, next []int32) {
 		if p.hashes[s] == h {
 			next[row] = head - 1
 			p.heads[s] = row + 1
+			p.chained = true
 			return
 		}
 	}
@@ -240,6 +258,9 @@ func (ix *flatIndex) bytes() int64 {
 	}
 	for _, p := range ix.parts {
 		n += int64(len(p.hashes)) * 12
+	}
+	if ix.dense != nil {
+		n += int64(len(ix.dense.heads)) * 4
 	}
 	return n
 }

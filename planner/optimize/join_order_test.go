@@ -41,7 +41,8 @@ func (c statsCatalog) LoadTable(ctx context.Context, name string, at catalog.Ver
 }
 
 // starCatalog is a small star schema with TPC-H-like sizes; "nostats" reports an unknown
-// row count and "t"/"u" (plantest's) zero rows.
+// row count and "t"/"u" (plantest's) zero rows; "big" is a large dimension (TPC-H's
+// orders to sales' lineitem).
 func starCatalog() statsCatalog {
 	i64 := func(n string) arrow.Field { return arrow.Field{Name: n, Type: arrow.PrimitiveTypes.Int64} }
 	str := func(n string) arrow.Field {
@@ -57,6 +58,7 @@ func starCatalog() statsCatalog {
 		"nation":  {i64("id"), str("name")},
 		"store":   {i64("id"), i64("nation_id"), str("city")},
 		"nostats": {i64("id"), i64("cust_id")},
+		"big":     {i64("id"), str("kind")},
 	}
 	cat := plantest.Standard()
 	for name, fields := range tables {
@@ -64,6 +66,7 @@ func starCatalog() statsCatalog {
 	}
 	return statsCatalog{Catalog: cat, rows: map[string]int64{
 		"sales": 6_000_000, "cust": 150_000, "prod": 200_000, "nation": 25, "store": 100, "nostats": -1,
+		"big": 1_500_000,
 	}}
 }
 

@@ -15,6 +15,10 @@
 //	                  use, through joins, down to Scan.Columns (an empty list for count(*))
 //	rules_index.go    scalar indexes: the indexable conjuncts of a scan's filter become
 //	                  Scan.Index when the table's indexes select few enough rows
+//	rules_fold.go     constant integer arithmetic and literal casts in conditions are
+//	                  evaluated once, at plan time
+//	rules_order.go    filter conjuncts that cannot fail run cheapest first (integer and
+//	                  date comparisons with constants before string IN lists and LIKE)
 //	rules_limit.go    limit pushdown: LIMIT n OFFSET m over a Scan (through projections)
 //	                  becomes Scan.Limit = n+m, a hint the scan may stop early on; the
 //	                  Limit node stays and applies offset and count exactly
@@ -43,6 +47,8 @@ func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
 	n = reduceAggregates(n)
 	n = pruneColumns(n)
 	n = pushLimits(n)
+	n = foldConstants(n)
+	n = orderConjuncts(n)
 	n = useIndexes(ctx, n)
 	return n
 }

@@ -85,22 +85,9 @@ func pushJoin(j *plan.Join, preds []plan.Expr) plan.Node {
 			above = append(above, p)
 		}
 	}
-	// The join's own condition may also hold single-side conjuncts (ON t.x > 1): for an
-	// inner join they filter that side.
 	lk, rk := j.LeftKeys, j.RightKeys
-	var rest []plan.Expr
-	for _, c := range plan.SplitConjuncts(j.Cond) {
-		inLeft, anyCol := plan.ColumnRange(c, 0, nleft)
-		inRight, _ := plan.ColumnRange(c, nleft, nleft+nright)
-		switch {
-		case typ == plan.InnerJoin && anyCol && inLeft:
-			left = append(left, c)
-		case typ == plan.InnerJoin && anyCol && inRight:
-			right = append(right, plan.Shift(c, -nleft))
-		default:
-			rest = append(rest, c)
-		}
-	}
+	onLeft, onRight, rest := splitOnConjuncts(j.Cond, typ, nleft, nright)
+	left, right = append(left, onLeft...), append(right, onRight...)
 	if len(joined) > 0 {
 		l2, r2, res := plan.SplitJoinCondition(plan.Conjoin(joined), nleft)
 		lk, rk = append(append([]plan.Expr{}, lk...), l2...), append(append([]plan.Expr{}, rk...), r2...)
@@ -109,6 +96,57 @@ func pushJoin(j *plan.Join, preds []plan.Expr) plan.Node {
 			typ = plan.InnerJoin
 		}
 	}
+	for _, c := range rest {
+		l, r := impliedSideFilters(c, nleft, nright)
+		if l != nil && filtersLeft(typ) {
+			left = append(left, l)
+		}
+		if r != nil && filtersRight(typ) {
+			right = append(right, r)
+		}
+	}
 	out := plan.NewJoin(push(j.Left, left), push(j.Right, right), typ, lk, rk, plan.Conjoin(rest))
 	return wrap(out, above)
+}
+
+// splitOnConjuncts sorts a join's own condition: conjuncts that read one side only and may
+// filter that side before the join (ON t.x > 1 of an inner join; ON u.y = 2 of a LEFT,
+// semi or anti join, whose right rows failing it can never match) go to left or right (the
+// right ones over the right input's columns); the others stay in rest.
+func splitOnConjuncts(cond plan.Expr, typ plan.JoinType, nleft, nright int) (left, right, rest []plan.Expr) {
+	for _, c := range plan.SplitConjuncts(cond) {
+		inLeft, anyCol := plan.ColumnRange(c, 0, nleft)
+		inRight, _ := plan.ColumnRange(c, nleft, nleft+nright)
+		switch {
+		case anyCol && inLeft && filtersLeft(typ):
+			left = append(left, c)
+		case anyCol && inRight && filtersRight(typ):
+			right = append(right, plan.Shift(c, -nleft))
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return left, right, rest
+}
+
+// filtersLeft reports whether a condition of a join of type typ that reads only left
+// columns may filter the left input instead: when a left row failing it is dropped by the
+// join anyway (not preserved by a LEFT or FULL join, not kept by an anti or mark join).
+func filtersLeft(typ plan.JoinType) bool {
+	switch typ {
+	case plan.InnerJoin, plan.CrossJoin, plan.RightJoin, plan.SemiJoin:
+		return true
+	}
+	return false
+}
+
+// filtersRight is filtersLeft for conditions over the right input: a right row failing
+// it never matches, which only a RIGHT or FULL join (preserving it) or a mark join (whose
+// NULL marks depend on the right rows) could tell.
+func filtersRight(typ plan.JoinType) bool {
+	switch typ {
+	case plan.InnerJoin, plan.CrossJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
+		return true
+	}
+	return false
 }

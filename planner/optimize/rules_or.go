@@ -116,3 +116,72 @@ func writeKey(sb *strings.Builder, e plan.Expr) {
 	}
 	sb.WriteString(":" + e.Type().String())
 }
+
+// impliedSideFilters derives, from a join condition conjunct that is a disjunction, a
+// filter on each side that every row of a matching pair must pass: for (l1 AND r1) OR
+// (l2 AND r2), the left side gets l1 OR l2 and the right side r1 OR r2, where li (ri) are
+// the conjuncts of branch i that read only left (right) columns (DuckDB's filter pushdown
+// of OR-ed conjunctions; TPC-H q19 and q07). A side gets nothing when some branch has no
+// conjunct of its own. The derived filters are implied by the condition (if a branch is
+// TRUE, its side conjuncts are TRUE), so applying them below the join drops only rows that
+// could not have matched; the condition itself stays. Right filters are over the right
+// input's columns.
+func impliedSideFilters(c plan.Expr, nleft, nright int) (left, right plan.Expr) {
+	branches := splitDisjuncts(c)
+	if len(branches) < 2 || volatile(c) {
+		return nil, nil
+	}
+	var ls, rs []plan.Expr
+	okL, okR := true, true
+	for _, b := range branches {
+		var bl, br []plan.Expr
+		for _, k := range plan.SplitConjuncts(b) {
+			inLeft, anyCol := plan.ColumnRange(k, 0, nleft)
+			inRight, _ := plan.ColumnRange(k, nleft, nleft+nright)
+			switch {
+			case anyCol && inLeft:
+				bl = append(bl, k)
+			case anyCol && inRight:
+				br = append(br, plan.Shift(k, -nleft))
+			}
+		}
+		okL, okR = okL && len(bl) > 0, okR && len(br) > 0
+		if okL {
+			ls = append(ls, plan.Conjoin(bl))
+		}
+		if okR {
+			rs = append(rs, plan.Conjoin(br))
+		}
+	}
+	if okL {
+		left = disjoin(ls)
+	}
+	if okR {
+		right = disjoin(rs)
+	}
+	return left, right
+}
+
+// volatileFuncs are functions whose value may differ between two evaluations on one row:
+// an expression calling one is never duplicated into a derived filter.
+var volatileFuncs = map[string]bool{"random": true, "uuid": true, "gen_random_uuid": true, "nextval": true}
+
+// volatile reports whether e calls a volatile function.
+func volatile(e plan.Expr) bool {
+	c, ok := e.(*plan.Call)
+	if !ok {
+		if x, ok := e.(*plan.Cast); ok {
+			return volatile(x.Input)
+		}
+		return false
+	}
+	if volatileFuncs[c.Func] {
+		return true
+	}
+	for _, a := range c.Args {
+		if volatile(a) {
+			return true
+		}
+	}
+	return false
+}

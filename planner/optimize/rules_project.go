@@ -1,6 +1,8 @@
 package optimize
 
 import (
+	"slices"
+
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -198,8 +200,8 @@ func pruneJoin(j *plan.Join, need []bool) (plan.Node, mapping) {
 		copy(ln, both[:nleft])
 		copy(rn, both[nleft:])
 	}
-	l, lm := prune(j.Left, ln)
-	r, rm := prune(j.Right, rn)
+	l, lm := narrow(prune(j.Left, ln))(ln)
+	r, rm := narrow(prune(j.Right, rn))(rn)
 	newLeft := l.Schema().NumFields()
 	// The condition reads left columns then right ones.
 	cm := make(mapping, nleft+nright)
@@ -291,4 +293,45 @@ func rewriteAll(m mapping, es []plan.Expr) []plan.Expr {
 		out[i] = m.rewrite(e)
 	}
 	return out
+}
+
+// narrow drops, with a Project, the columns a pruned join input n (mapped by m) outputs
+// though the join does not need them: when n is a scan, those it reads only for its filter
+// (TPC-H q13's o_comment), which the join would otherwise copy into its hash table or its
+// output. It is curried so that it takes prune's two results directly.
+func narrow(n plan.Node, m mapping) func(need []bool) (plan.Node, mapping) {
+	return func(need []bool) (plan.Node, mapping) {
+		if _, ok := n.(*plan.Scan); !ok {
+			return n, m
+		}
+		width := n.Schema().NumFields()
+		used := make([]bool, width)
+		for i, x := range m {
+			if x >= 0 && need[i] {
+				used[x] = true
+			}
+		}
+		if !slices.Contains(used, false) {
+			return n, m
+		}
+		var exprs []plan.Expr
+		var names []string
+		pos := make([]int, width)
+		for i, f := range n.Schema().Fields() {
+			pos[i] = -1
+			if used[i] {
+				pos[i] = len(exprs)
+				exprs = append(exprs, &plan.ColumnRef{Index: i, Name: f.Name, DataType: f.Type, Null: f.Nullable})
+				names = append(names, f.Name)
+			}
+		}
+		out := make(mapping, len(m))
+		for i, x := range m {
+			out[i] = -1
+			if x >= 0 {
+				out[i] = pos[x]
+			}
+		}
+		return plan.NewProject(n, exprs, names), out
+	}
 }
