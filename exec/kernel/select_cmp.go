@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -167,18 +168,70 @@ func (c ConstCompare) Select(arr arrow.Array, sel []int32, all bool) (out []int3
 	return out, true
 }
 
+// Intersect returns the comparison keeping the rows both c and d keep, when one
+// comparison can (both on the same column type, neither a <>); ok is false otherwise.
+func (c ConstCompare) Intersect(d ConstCompare) (ConstCompare, bool) {
+	if c.id != d.id || c.neg || d.neg {
+		return c, false
+	}
+	out := ConstCompare{id: c.id, lo: max(c.lo, d.lo), hi: min(c.hi, d.hi), none: c.none || d.none}
+	if out.lo > out.hi {
+		out.none = true
+	}
+	return out, true
+}
+
+// Mask sets buf[i] (resized to arr's length) to whether row i passes, for an integer or
+// date column without NULLs, and returns it with the number of rows kept; ok is false (buf
+// untouched) for another column type, a decimal column or a column with NULLs.
+func (c ConstCompare) Mask(arr arrow.Array, buf []bool) (mask []bool, kept int, ok bool) {
+	if arr.DataType().ID() != c.id || arr.NullN() != 0 {
+		return nil, 0, false
+	}
+	n := arr.Len()
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	if c.none {
+		clear(buf)
+		return buf, 0, true
+	}
+	d := arr.Data()
+	switch c.id {
+	case arrow.INT8:
+		kept = maskRange(c, arrow.GetValues[int8](d, 1), buf)
+	case arrow.INT16:
+		kept = maskRange(c, arrow.GetValues[int16](d, 1), buf)
+	case arrow.INT32, arrow.DATE32:
+		kept = maskRange(c, arrow.GetValues[int32](d, 1), buf)
+	case arrow.INT64:
+		kept = maskRange(c, arrow.GetValues[int64](d, 1), buf)
+	default:
+		return nil, 0, false
+	}
+	return buf, kept, true
+}
+
+// maskRange sets mask[i] to whether vals[i] passes and returns how many do.
+func maskRange[T int8 | int16 | int32 | int64](c ConstCompare, vals []T, mask []bool) int {
+	width, lo := uint64(c.hi)-uint64(c.lo), uint64(c.lo)
+	mask = mask[:len(vals)]
+	k := 0
+	for i, v := range vals {
+		keep := (uint64(int64(v))-lo <= width) != c.neg
+		mask[i] = keep
+		k += b2i(keep)
+	}
+	return k
+}
+
 // selectRange writes the kept positions over sel (all: every row).
 func selectRange[T int8 | int16 | int32 | int64](c ConstCompare, vals []T, sel []int32, all bool) []int32 {
 	width := uint64(c.hi) - uint64(c.lo)
 	k := 0
 	if all {
-		sel = sel[:len(vals)]
-		for i, v := range vals {
-			keep := (uint64(int64(v))-uint64(c.lo) <= width) != c.neg
-			sel[k] = int32(i)
-			k += b2i(keep)
-		}
-		return sel[:k]
+		return selectRangeAll(c, vals, sel[:len(vals)])
 	}
 	for _, i := range sel {
 		keep := (uint64(int64(vals[i]))-uint64(c.lo) <= width) != c.neg
@@ -215,6 +268,43 @@ func (c ConstCompare) selectDecimal(vals []decimal128.Num, sel []int32, all bool
 		}
 		sel[k] = i
 		k += b2i(in != c.neg)
+	}
+	return sel[:k]
+}
+
+// selectRangeAll is selectRange over every row: the tests of 64 rows go into one word
+// first (no stores), then only the kept positions are written.
+func selectRangeAll[T int8 | int16 | int32 | int64](c ConstCompare, vals []T, sel []int32) []int32 {
+	width, lo := uint64(c.hi)-uint64(c.lo), uint64(c.lo)
+	flip := uint64(0)
+	if c.neg {
+		flip = ^flip
+	}
+	k, base := 0, 0
+	for ; base+64 <= len(vals); base += 64 {
+		block := vals[base : base+64]
+		var m uint64
+		for j, v := range block {
+			m |= uint64(b2i(uint64(int64(v))-lo <= width)) << uint(j)
+		}
+		m ^= flip
+		if m == ^uint64(0) {
+			dst := sel[k : k+64]
+			for j := range dst {
+				dst[j] = int32(base + j)
+			}
+			k += 64
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			sel[k] = int32(base + bits.TrailingZeros64(m))
+			k++
+		}
+	}
+	for i := base; i < len(vals); i++ {
+		keep := (uint64(int64(vals[i]))-lo <= width) != c.neg
+		sel[k] = int32(i)
+		k += b2i(keep)
 	}
 	return sel[:k]
 }

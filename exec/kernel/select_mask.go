@@ -25,3 +25,14 @@ func Iota32(buf []int32, n int) []int32 {
 	}
 	return buf
 }
+
+// MaskSel returns the positions set in mask, reusing buf's storage.
+func MaskSel(buf []int32, mask []bool) []int32 {
+	buf = buf[:0]
+	for i, m := range mask {
+		if m {
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}

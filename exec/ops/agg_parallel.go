@@ -213,6 +213,9 @@ func (a *Aggregate) mapGroups(ctx context.Context, w *Aggregate) ([]int32, error
 	if len(a.groupBy) == 0 {
 		return []int32{0}, nil
 	}
+	if a.nGroups == 0 {
+		return a.adoptGroups(w), nil
+	}
 	keys := make([]string, w.nGroups)
 	for k, g := range w.groups {
 		keys[g] = k
@@ -243,4 +246,24 @@ func (a *Aggregate) mapGroups(ctx context.Context, w *Aggregate) ([]int32, error
 		cols = append(cols, col)
 	}
 	return mapping, a.keepKeys(ctx, cols, newRows)
+}
+
+// adoptGroups takes over the groups of w, merged first into this empty final state: its key
+// map and saved key columns move over as they are (no lookups, no copies), and the mapping
+// is the identity. The key columns were allocated from the same allocator (the operators
+// share their env).
+func (a *Aggregate) adoptGroups(w *Aggregate) []int32 {
+	a.groups, w.groups = w.groups, map[string]int32{}
+	mapping := make([]int32, w.nGroups)
+	for g := range mapping {
+		mapping[g] = int32(g)
+	}
+	for k := range a.groups {
+		a.newBytes += int64(len(k)) + mapEntryBytes + aggStateBytes*int64(len(a.aggs))
+	}
+	a.addGroups(w.nGroups)
+	for c, chunks := range w.keyChunks {
+		a.keyChunks[c], w.keyChunks[c] = append(a.keyChunks[c], chunks...), nil
+	}
+	return mapping
 }

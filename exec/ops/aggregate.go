@@ -32,8 +32,9 @@ import (
 //
 // Per batch it may apply its input's WHERE condition itself (SetInputFilter,
 // aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), compute
-// arithmetic its arguments share once (aggregate_cse.go) and allocate its per-batch arrays
-// from a recycling pool (aggregate_pool.go).
+// arithmetic its arguments share once (aggregate_cse.go), compute and sum decimal sum/avg
+// arguments as int64s when their bounds allow (agg_lanes.go) and allocate its per-batch
+// arrays from a recycling pool (aggregate_pool.go).
 type Aggregate struct {
 	input   exec.Operator
 	groupBy []plan.Expr
@@ -81,6 +82,11 @@ type Aggregate struct {
 	cse *commonExprs
 	// inputMem is the allocator of the input pipeline, closed after it (OwnRecycler)
 	inputMem *Recycler
+	// lanes computes decimal sum and avg arguments on int64 lanes (agg_lanes.go); nil:
+	// none qualifies. lanePartial and laneCounts are its per-batch per-group buffers.
+	lanes                   *laneProgram
+	lanePartial, laneCounts []int64
+	noLanes                 bool // tests: always take the general path
 }
 
 // NewAggregate builds an aggregate over input with the given output schema.
@@ -110,6 +116,9 @@ func (a *Aggregate) init() error {
 	}
 	if err := a.compilePre(); err != nil {
 		return err
+	}
+	if !a.noLanes {
+		a.lanes = compileLanes(a.aggs) // before shareCommon rewrites the arguments
 	}
 	if err := a.shareCommon(); err != nil {
 		return err
@@ -250,7 +259,13 @@ func (a *Aggregate) consumeRows(ctx context.Context, b arrow.RecordBatch, includ
 // fold folds the evaluated inputs of a batch's rows with include set (nil: every row),
 // whose groups are groups, into the aggregates.
 func (a *Aggregate) fold(in aggInputs, groups []int32, include []bool) error {
+	if in.lanes {
+		a.foldLanes(in, groups, include)
+	}
 	for i := range a.aggs {
+		if in.lanes && a.lanes.handled[i] {
+			continue
+		}
 		if err := a.updateAgg(i, in.args[i], in.masks[i], groups, include); err != nil {
 			return err
 		}

@@ -57,12 +57,26 @@ func (a *Aggregate) compilePre() error {
 		}
 		a.pre = append(a.pre, pc)
 	}
-	return nil
+	var err error
+	a.pre, err = mergeRanges(a.pre, a.evalMem)
+	return err
 }
 
 // consumeFiltered folds the rows of b that pass the fused filter into the groups.
 func (a *Aggregate) consumeFiltered(ctx context.Context, b arrow.RecordBatch) error {
 	n := int(b.NumRows())
+	if incl, kept, ok := a.maskRows(b); ok { // one range test: a mask, no positions
+		switch {
+		case kept == 0:
+			return nil
+		case kept == n:
+			return a.consumeRows(ctx, b, nil)
+		case float64(kept) < fusedTakeBelow*float64(n):
+			a.sel = kernel.MaskSel(a.sel, incl)
+			return a.consumeTaken(ctx, b, a.sel)
+		}
+		return a.consumeMasked(ctx, b, incl)
+	}
 	sel, err := a.selectRows(ctx, b)
 	if err != nil {
 		return err
@@ -76,22 +90,41 @@ func (a *Aggregate) consumeFiltered(ctx context.Context, b arrow.RecordBatch) er
 		return a.consumeTaken(ctx, b, sel)
 	}
 	a.incl = kernel.SelMask(a.incl, sel, n)
-	// Evaluation errors surface before any state changes (assignGroups evaluates the keys
-	// first; evalInputs runs before fold), so the batch can be retried on the selected rows.
+	return a.consumeMasked(ctx, b, a.incl)
+}
+
+// consumeMasked folds the rows of b with incl set into the groups. Evaluation errors
+// surface before any state changes (assignGroups evaluates the keys first; evalInputs runs
+// before fold), so the batch can be retried on the selected rows only.
+func (a *Aggregate) consumeMasked(ctx context.Context, b arrow.RecordBatch, incl []bool) error {
 	before := a.nGroups
-	groups, err := a.assignGroups(ctx, b, a.incl)
+	groups, err := a.assignGroups(ctx, b, incl)
 	if err != nil {
 		if a.nGroups != before { // failed after adding groups: not an evaluation error
 			return err
 		}
-		return a.consumeTaken(ctx, b, sel)
+		return a.consumeTaken(ctx, b, kernel.MaskSel(nil, incl))
 	}
 	in, err := a.evalInputs(ctx, b)
 	if err != nil {
-		return a.consumeTaken(ctx, b, sel)
+		return a.consumeTaken(ctx, b, kernel.MaskSel(nil, incl))
 	}
 	defer in.release()
-	return a.fold(in, groups, a.incl)
+	return a.fold(in, groups, incl)
+}
+
+// maskRows is the fused filter as a mask (in a.incl) with the number of rows kept, when it
+// is one range test on an integer or date column without NULLs in b (TPC-H Q1's
+// l_shipdate <= date); ok is false otherwise.
+func (a *Aggregate) maskRows(b arrow.RecordBatch) (incl []bool, kept int, ok bool) {
+	if len(a.pre) != 1 || a.pre[0].fast == nil || a.pre[0].col >= int(b.NumCols()) {
+		return nil, 0, false
+	}
+	incl, kept, ok = a.pre[0].fast.Mask(b.Column(a.pre[0].col), a.incl)
+	if ok {
+		a.incl = incl
+	}
+	return incl, kept, ok
 }
 
 // consumeTaken folds the rows of b at positions sel into the groups.

@@ -16,13 +16,17 @@ import (
 type aggInputs struct {
 	args  []arrow.Array
 	masks [][]bool
+	// lanes: the aggregates on lanes (Aggregate.lanes) have their argument in the lane
+	// program, not in args
+	lanes bool
 }
 
 func (in aggInputs) release() { releaseArrays(in.args) }
 
 // evalInputs evaluates every aggregate's argument and FILTER clause over b.
 func (a *Aggregate) evalInputs(ctx context.Context, b arrow.RecordBatch) (aggInputs, error) {
-	if a.cse != nil {
+	onLanes := a.lanes != nil && a.lanes.eval(b)
+	if a.cse != nil && !(onLanes && a.lanes.all) {
 		eb, err := a.cse.extend(ctx, b)
 		if err != nil {
 			return aggInputs{}, err
@@ -30,9 +34,9 @@ func (a *Aggregate) evalInputs(ctx context.Context, b arrow.RecordBatch) (aggInp
 		defer eb.Release()
 		b = eb
 	}
-	in := aggInputs{args: make([]arrow.Array, len(a.aggs)), masks: make([][]bool, len(a.aggs))}
+	in := aggInputs{args: make([]arrow.Array, len(a.aggs)), masks: make([][]bool, len(a.aggs)), lanes: onLanes}
 	for i := range a.aggs {
-		if a.args[i] != nil {
+		if a.args[i] != nil && !(onLanes && a.lanes.roots[i] >= 0) {
 			v, err := a.args[i].Eval(ctx, b)
 			if err != nil {
 				in.release()

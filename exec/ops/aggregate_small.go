@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"math/bits"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
@@ -8,15 +10,13 @@ import (
 // Small-group aggregation: when the group keys are narrow (short strings, small integers,
 // dates, booleans) every row's key packs into one uint64, each key column in a fixed bit
 // field (a validity bit, then the value; strings: a 3-bit length, then up to 7 bytes). Few
-// distinct packed keys are matched against a short array (a map beyond smallLinear) instead
-// of encoding each row's key into bytes and hashing it. The packed keys are a cache over
+// distinct packed keys are matched in a small open-addressing table instead of encoding
+// each row's key into bytes and hashing it. The packed keys are a cache over
 // the aggregate's group map: a batch with a key not cached yet goes through the general path,
 // which then teaches the cache its keys (learn). Packing is injective for a fixed layout, so
 // two rows share a packed key exactly when they share the general path's key.
 
 const (
-	// smallLinear is how many cached keys are searched linearly; beyond, a map is used.
-	smallLinear = 16
 	// smallMax is the most keys cached; with more groups the cache turns itself off.
 	smallMax = 4096
 	// maxPackedString is the longest string a packed key holds (the length has 3 bits).
@@ -25,15 +25,15 @@ const (
 
 // smallKeys is the packed-key cache of one aggregate.
 type smallKeys struct {
-	off    bool     // not applicable to these keys (or too many groups): never used again
-	widths []int    // per key column: bits of its field (validity bit included); nil: no layout yet
-	str    []bool   // per key column: a string column
-	bytes  []int    // per string key column: its byte slots (0 for other columns)
-	keys   []uint64 // cached packed keys
-	groups []int32  // their groups
-	index  map[uint64]int32
-	packed []uint64 // per row of the current batch
-	fits   []bool   // per row: its key packs into the layout
+	off    bool        // not applicable to these keys (or too many groups): never used again
+	widths []int       // per key column: bits of its field (validity bit included); nil: no layout yet
+	str    []bool      // per key column: a string column
+	bytes  []int       // per string key column: its byte slots (0 for other columns)
+	table  []smallSlot // cached packed keys with their groups (open addressing, linear probing)
+	shift  uint        // 64 - log2(len(table)): a key's home slot is its hash >> shift
+	nkeys  int         // keys in table
+	packed []uint64    // per row of the current batch
+	fits   []bool      // per row: its key packs into the layout
 }
 
 // assign sets the group of every included row of the batch whose key columns are cols and
@@ -49,36 +49,75 @@ func (s *smallKeys) assign(cols []arrow.Array, groups []int32, include []bool) b
 	if !s.pack(cols) {
 		return false
 	}
-	prevKey, prevGroup := uint64(0), int32(-1)
+	groups = groups[:len(s.packed)]
 	for r, k := range s.packed {
 		if include != nil && !include[r] {
-			continue
-		}
-		if prevGroup >= 0 && k == prevKey {
-			groups[r] = prevGroup
 			continue
 		}
 		g, ok := s.lookup(k)
 		if !ok {
 			return false
 		}
-		groups[r], prevKey, prevGroup = g, k, g
+		groups[r] = g
 	}
 	return true
 }
 
+// smallSlot is one slot of the packed-key table; group -1 marks an empty slot.
+type smallSlot struct {
+	key   uint64
+	group int32
+}
+
+// smallHash spreads a packed key over the table's high bits (Fibonacci hashing).
+func smallHash(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
+
 // lookup returns the group of packed key k.
 func (s *smallKeys) lookup(k uint64) (int32, bool) {
-	if s.index != nil {
-		g, ok := s.index[k]
-		return g, ok
+	if s.nkeys == 0 {
+		return 0, false
 	}
-	for i, c := range s.keys {
-		if c == k {
-			return s.groups[i], true
+	mask := uint64(len(s.table) - 1)
+	for h := smallHash(k) >> s.shift; ; h = (h + 1) & mask {
+		e := s.table[h]
+		if e.key == k && e.group >= 0 {
+			return e.group, true
+		}
+		if e.group < 0 {
+			return 0, false
 		}
 	}
-	return 0, false
+}
+
+// insert adds packed key k (not in the table yet) with its group, growing the table to
+// keep it at most half full.
+func (s *smallKeys) insert(k uint64, g int32) {
+	if 2*(s.nkeys+1) > len(s.table) {
+		s.rehash(max(32, 2*len(s.table)))
+	}
+	mask := uint64(len(s.table) - 1)
+	h := smallHash(k) >> s.shift
+	for s.table[h].group >= 0 {
+		h = (h + 1) & mask
+	}
+	s.table[h] = smallSlot{key: k, group: g}
+	s.nkeys++
+}
+
+// rehash moves the keys into a table of size slots (a power of two).
+func (s *smallKeys) rehash(size int) {
+	old := s.table
+	s.table = make([]smallSlot, size)
+	for i := range s.table {
+		s.table[i].group = -1
+	}
+	s.shift = uint(64 - bits.Len(uint(size-1)))
+	s.nkeys = 0
+	for _, e := range old {
+		if e.group >= 0 {
+			s.insert(e.key, e.group)
+		}
+	}
 }
 
 // learn caches the packed keys of the included rows whose keys pack, with their groups
@@ -95,19 +134,11 @@ func (s *smallKeys) learn(cols []arrow.Array, groups []int32, include []bool) {
 		if _, ok := s.lookup(k); ok {
 			continue
 		}
-		s.keys, s.groups = append(s.keys, k), append(s.groups, groups[r])
-		switch {
-		case len(s.keys) > smallMax:
-			s.off, s.keys, s.groups, s.index = true, nil, nil, nil
+		if s.nkeys >= smallMax {
+			s.off, s.table, s.nkeys = true, nil, 0
 			return
-		case s.index != nil:
-			s.index[k] = groups[r]
-		case len(s.keys) > smallLinear:
-			s.index = make(map[uint64]int32, 2*len(s.keys))
-			for i, c := range s.keys {
-				s.index[c] = s.groups[i]
-			}
 		}
+		s.insert(k, groups[r])
 	}
 }
 
@@ -196,9 +227,6 @@ func (s *smallKeys) pack(cols []arrow.Array) bool {
 // value does not fit its field (that row's fits is cleared) or the column changed type.
 func (s *smallKeys) packColumn(c int, col arrow.Array) bool {
 	w := s.widths[c]
-	for r := range s.packed {
-		s.packed[r] <<= uint(w)
-	}
 	if s.str[c] {
 		offs, ok := binaryOffsets(col)
 		if !ok {
@@ -217,14 +245,14 @@ func (s *smallKeys) packColumn(c int, col arrow.Array) bool {
 	case arrow.BOOL:
 		for r := range s.packed {
 			bit := uint64(raw[(off+r)/8]>>((off+r)%8)) & 1
-			s.packed[r] |= 2 | bit
+			s.packed[r] = s.packed[r]<<uint(w) | 2 | bit
 		}
 	case arrow.INT8, arrow.UINT8:
-		packFixed(s.packed, arrow.GetValues[uint8](d, 1), 8)
+		packFixed(s.packed, arrow.GetValues[uint8](d, 1), w)
 	case arrow.INT16, arrow.UINT16:
-		packFixed(s.packed, arrow.GetValues[uint16](d, 1), 16)
+		packFixed(s.packed, arrow.GetValues[uint16](d, 1), w)
 	case arrow.INT32, arrow.UINT32, arrow.DATE32:
-		packFixed(s.packed, arrow.GetValues[uint32](d, 1), 32)
+		packFixed(s.packed, arrow.GetValues[uint32](d, 1), w)
 	default:
 		s.off = true
 		return false
@@ -233,11 +261,12 @@ func (s *smallKeys) packColumn(c int, col arrow.Array) bool {
 	return true
 }
 
-// packFixed sets each row's field to its validity bit and value (NULLs are cleared later).
-func packFixed[T uint8 | uint16 | uint32](packed []uint64, vals []T, bits int) {
-	valid := uint64(1) << uint(bits)
+// packFixed shifts each row's packed key left by w and sets the new field (w bits) to its
+// validity bit and value (NULLs are cleared later).
+func packFixed[T uint8 | uint16 | uint32](packed []uint64, vals []T, w int) {
+	valid := uint64(1) << uint(w-1)
 	for r, v := range vals[:len(packed)] {
-		packed[r] |= valid | uint64(v)
+		packed[r] = packed[r]<<uint(w) | valid | uint64(v)
 	}
 }
 
@@ -256,27 +285,51 @@ func (s *smallKeys) clearNulls(col arrow.Array, w int) {
 
 // packStrings packs a string column: validity bit, 3-bit length, then the bytes.
 func (s *smallKeys) packStrings(c int, col arrow.Array, offs []int32) bool {
-	slots := s.bytes[c]
+	slots, w := s.bytes[c], uint(s.widths[c])
 	var raw []byte
 	if bufs := col.Data().Buffers(); len(bufs) > 2 && bufs[2] != nil {
 		raw = bufs[2].Bytes()
 	}
 	all := true
-	for r := range s.packed {
-		lo, hi := int(offs[r]), int(offs[r+1])
-		if hi-lo > slots {
-			s.fits[r], all = false, false
-			continue
-		}
-		v := uint64(1)<<3 | uint64(hi-lo)
-		for k := range slots {
-			v <<= 8
-			if lo+k < hi {
-				v |= uint64(raw[lo+k])
+	if slots == 1 {
+		all = packChars(s.packed, s.fits, offs, raw, w)
+	} else {
+		for r := range s.packed {
+			lo, hi := int(offs[r]), int(offs[r+1])
+			s.packed[r] <<= w
+			if hi-lo > slots {
+				s.fits[r], all = false, false
+				continue
 			}
+			v := uint64(1)<<3 | uint64(hi-lo)
+			for k := range slots {
+				v <<= 8
+				if lo+k < hi {
+					v |= uint64(raw[lo+k])
+				}
+			}
+			s.packed[r] |= v
 		}
-		s.packed[r] |= v
 	}
 	s.clearNulls(col, s.widths[c])
+	return all
+}
+
+// packChars is packStrings for a column of at most one byte per value (one byte slot).
+func packChars(packed []uint64, fits []bool, offs []int32, raw []byte, w uint) bool {
+	all := true
+	offs = offs[:len(packed)+1]
+	for r := range packed {
+		lo := offs[r]
+		l := offs[r+1] - lo
+		v := uint64(1<<3|l) << 8
+		switch {
+		case l == 1:
+			v |= uint64(raw[lo])
+		case l != 0:
+			fits[r], all, v = false, false, 0
+		}
+		packed[r] = packed[r]<<w | v
+	}
 	return all
 }

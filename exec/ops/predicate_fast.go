@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -18,6 +19,7 @@ type preConjunct struct {
 	ev   expr.Evaluator
 	fast *kernel.ConstCompare
 	col  int
+	cond plan.Expr // what ev evaluates
 }
 
 // compileConjunct compiles c.
@@ -26,7 +28,7 @@ func compileConjunct(c plan.Expr, mem memory.Allocator) (preConjunct, error) {
 	if err != nil {
 		return preConjunct{}, err
 	}
-	pc := preConjunct{ev: ev}
+	pc := preConjunct{ev: ev, cond: c}
 	pc.fast, pc.col = constCompare(c)
 	return pc, nil
 }
@@ -53,6 +55,35 @@ func constCompare(e plan.Expr) (*kernel.ConstCompare, int) {
 		return nil, 0
 	}
 	return &cc, col.Index
+}
+
+// mergeRanges folds every fast comparison into the first fast comparison of the same
+// column it can intersect with (l_shipdate >= a AND l_shipdate < b becomes one range test),
+// so each column is tested once; the merged conjunct's evaluator (used when its column does
+// not have the planned type) is the AND of both. The merged conjunct keeps its place; the
+// rows every other conjunct sees only shrink, which is safe (selectConjuncts evaluates the
+// others on the whole batch anyway).
+func mergeRanges(cs []preConjunct, mem memory.Allocator) ([]preConjunct, error) {
+	out := cs[:0:0]
+	for _, c := range cs {
+		j := slices.IndexFunc(out, func(o preConjunct) bool {
+			return c.fast != nil && o.fast != nil && o.col == c.col
+		})
+		if j >= 0 {
+			if m, ok := out[j].fast.Intersect(*c.fast); ok {
+				cond := &plan.Call{Func: "and", Args: []plan.Expr{out[j].cond, c.cond}, DataType: arrow.FixedWidthTypes.Boolean,
+					Null: out[j].cond.Nullable() || c.cond.Nullable()}
+				ev, err := expr.Compile(cond, mem)
+				if err != nil {
+					return nil, err
+				}
+				out[j] = preConjunct{ev: ev, fast: &m, col: c.col, cond: cond}
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // selectConjuncts returns the positions of b's rows where every conjunct of cs is TRUE,

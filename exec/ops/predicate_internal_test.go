@@ -48,3 +48,46 @@ func TestPredicateSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeRanges: fast comparisons of one column become one range test (a <> stays
+// apart); other columns and evaluated conjuncts keep their places; the merged conjunct's
+// evaluator is the AND of both.
+func TestMergeRanges(t *testing.T) {
+	i64, bln := arrow.PrimitiveTypes.Int64, arrow.FixedWidthTypes.Boolean
+	col := func(i int) plan.Expr { return &plan.ColumnRef{Index: i, DataType: i64} }
+	lit := func(v int64) plan.Expr { return &plan.Literal{Value: scalar.NewInt64Scalar(v)} }
+	cmp := func(fn string, a, b plan.Expr) plan.Expr {
+		return &plan.Call{Func: fn, Args: []plan.Expr{a, b}, DataType: bln}
+	}
+	cases := []struct {
+		name  string
+		conds []plan.Expr
+		want  []string // the conjuncts' conditions after merging
+	}{
+		{"two-ends", []plan.Expr{cmp("gte", col(0), lit(1)), cmp("lt", col(0), lit(5))},
+			[]string{"and(gte(#0, 1), lt(#0, 5))"}},
+		{"other-column-between", []plan.Expr{cmp("gte", col(0), lit(1)), cmp("lt", col(1), lit(5)), cmp("lt", col(0), lit(9))},
+			[]string{"and(gte(#0, 1), lt(#0, 9))", "lt(#1, 5)"}},
+		{"not-equal-apart", []plan.Expr{cmp("not_equal", col(0), lit(1)), cmp("lt", col(0), lit(5))},
+			[]string{"not_equal(#0, 1)", "lt(#0, 5)"}},
+		{"column-to-column", []plan.Expr{cmp("lt", col(0), col(1)), cmp("lt", col(0), lit(5))},
+			[]string{"lt(#0, #1)", "lt(#0, 5)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cs []preConjunct
+			for _, e := range c.conds {
+				pc, err := compileConjunct(e, memory.NewGoAllocator())
+				require.NoError(t, err)
+				cs = append(cs, pc)
+			}
+			got, err := mergeRanges(cs, memory.NewGoAllocator())
+			require.NoError(t, err)
+			var names []string
+			for _, g := range got {
+				names = append(names, g.cond.String())
+			}
+			require.Equal(t, c.want, names)
+		})
+	}
+}

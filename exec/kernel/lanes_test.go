@@ -1,0 +1,69 @@
+package kernel_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flightd/flightd/exec/kernel"
+)
+
+// TestDecimalLanes: decimal128 values become int64 lanes with their largest magnitude;
+// a value beyond int64 (either sign) is reported.
+func TestDecimalLanes(t *testing.T) {
+	cases := []struct {
+		name string
+		in   []decimal128.Num
+		want []int64
+		max  uint64
+		ok   bool
+	}{
+		{"small", []decimal128.Num{decimal128.FromI64(3), decimal128.FromI64(-7), decimal128.FromI64(0)}, []int64{3, -7, 0}, 7, true},
+		{"int64-ends", []decimal128.Num{decimal128.FromI64(math.MaxInt64), decimal128.FromI64(math.MinInt64)},
+			[]int64{math.MaxInt64, math.MinInt64}, 1 << 63, true},
+		{"beyond", []decimal128.Num{decimal128.FromI64(1), decimal128.FromU64(1 << 63)}, nil, 0, false},
+		{"beyond-negative", []decimal128.Num{decimal128.FromI64(math.MinInt64).Sub(decimal128.FromI64(1))}, nil, 0, false},
+		{"empty", nil, []int64{}, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, m, ok := kernel.DecimalLanes(make([]int64, 1), c.in)
+			require.Equal(t, c.ok, ok)
+			if c.ok {
+				require.Equal(t, c.want, got)
+				require.Equal(t, c.max, m)
+			}
+		})
+	}
+}
+
+// TestLaneKernels: linear combinations and products of vectors and constants, and the
+// bounds that guard them.
+func TestLaneKernels(t *testing.T) {
+	a, b := []int64{1, -2, 30}, []int64{4, 5, -6}
+	vec := func(v []int64) kernel.Lane { return kernel.Lane{Vals: v} }
+	cst := func(c int64) kernel.Lane { return kernel.Lane{Const: c} }
+	require.Equal(t, []int64{5, 3, 24}, kernel.LaneLinear(nil, 3, vec(a), 1, vec(b), 1))
+	require.Equal(t, []int64{6, -25, 306}, kernel.LaneLinear(nil, 3, vec(a), 10, vec(b), -1))
+	require.Equal(t, []int64{96, 95, 106}, kernel.LaneLinear(nil, 3, cst(10), 10, vec(b), -1))
+	require.Equal(t, []int64{-10, 20, -300}, kernel.LaneLinear(make([]int64, 5), 3, vec(a), -10, cst(0), 1))
+	require.Equal(t, []int64{4, -10, -180}, kernel.LaneMul(nil, 3, vec(a), vec(b)))
+	require.Equal(t, []int64{-3, 6, -90}, kernel.LaneMul(nil, 3, cst(-3), vec(a)))
+	require.Equal(t, []int64{-3, 6, -90}, kernel.LaneMul(nil, 3, vec(a), cst(-3)))
+	m, ok := kernel.LaneMulBound(1<<31, 1<<31)
+	require.True(t, ok)
+	require.Equal(t, uint64(1<<62), m)
+	_, ok = kernel.LaneMulBound(1<<32, 1<<31)
+	require.False(t, ok, "2^63")
+	_, ok = kernel.LaneMulBound(1<<40, 1<<40)
+	require.False(t, ok, "beyond 64 bits")
+	s, ok := kernel.LaneAddBound(1<<62, 1<<62-1)
+	require.True(t, ok)
+	require.Equal(t, uint64(1<<63-1), s)
+	_, ok = kernel.LaneAddBound(1<<62, 1<<62)
+	require.False(t, ok, "2^63")
+	_, ok = kernel.LaneAddBound(math.MaxUint64, 1)
+	require.False(t, ok, "carry")
+}

@@ -1,0 +1,179 @@
+package ops_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/exec/exectest"
+	"github.com/flightd/flightd/exec/ops"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+func dec(p, s int32) *arrow.Decimal128Type { return &arrow.Decimal128Type{Precision: p, Scale: s} }
+
+// decLit is a decimal literal: v in steps of 10^-s.
+func decLit(v int64, p, s int32) *plan.Literal {
+	return &plan.Literal{Value: scalar.NewDecimal128Scalar(decimal128.FromI64(v), dec(p, s))}
+}
+
+// laneSchema: g a short string key (NULL sometimes), p/d/t decimal(15,2) as TPC-H's price,
+// discount and tax (p NULL in rows 40-79 only, so some batches have no NULL), m
+// decimal(10,3), w decimal(38,2) beyond int64 in rows 100-109, k a FILTER flag.
+var laneSchema = schema(field("g", str), field("p", dec(15, 2)), field("d", dec(15, 2)), field("t", dec(15, 2)),
+	field("m", dec(10, 3)), field("w", dec(38, 2)), field("k", bln))
+
+func laneRows(n int) exectest.Rows {
+	r := rand.New(rand.NewPCG(7, 11))
+	keys := []any{"A", "N", "R", nil, "F"}
+	cents := func(v int64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+	var rows exectest.Rows
+	for i := range n {
+		var p any = cents(r.Int64N(10_000_000))
+		if i >= 40 && i < 80 && i%3 == 0 {
+			p = nil
+		}
+		w := cents(r.Int64N(1_000_000))
+		if i >= 100 && i < 110 {
+			w = "123456789012345678901.25" // beyond int64 in steps of 0.01
+		}
+		m := fmt.Sprintf("%d.%03d", r.Int64N(2000)-1000, r.Int64N(1000))
+		rows = append(rows, []any{keys[r.IntN(len(keys))], p, cents(r.Int64N(11)), cents(r.Int64N(9)), m, w, r.IntN(3) > 0})
+	}
+	return rows
+}
+
+// laneAggs: TPC-H Q1's sums and averages (shared subexpressions), a subtraction, an
+// addition rescaling one side, a column beyond int64 in some batches, a product with a
+// literal, a FILTER, and aggregates not on lanes (DISTINCT, min, count).
+func laneAggs() []plan.AggCall {
+	p, d, t, m, w, k := col(1, dec(15, 2)), col(2, dec(15, 2)), col(3, dec(15, 2)), col(4, dec(10, 3)), col(5, dec(38, 2)), col(6, bln)
+	one := decLit(100, 15, 2)
+	disc := call("multiply", dec(31, 4), p, call("subtract", dec(16, 2), one, d))
+	charge := call("multiply", dec(38, 6), disc, call("add", dec(16, 2), one, t))
+	filtered := agg("sum", dec(38, 4), false, disc)
+	filtered.Filter = k
+	return []plan.AggCall{
+		agg("sum", dec(38, 2), false, p), agg("sum", dec(38, 4), false, disc), agg("sum", dec(38, 6), false, charge),
+		agg("avg", f64, false, p), agg("avg", f64, false, d), agg("count", i64, false),
+		agg("sum", dec(38, 2), false, call("subtract", dec(16, 2), p, d)),
+		agg("sum", dec(38, 3), false, call("add", dec(17, 3), p, m)),
+		agg("sum", dec(38, 2), false, w), agg("sum", dec(38, 4), false, call("multiply", dec(38, 4), w, d)),
+		agg("avg", f64, false, call("multiply", dec(20, 5), decLit(-15, 4, 3), m)),
+		filtered, agg("sum", dec(38, 2), true, p), agg("min", dec(15, 2), false, p), agg("count", i64, false, p),
+	}
+}
+
+// fastPath is an aggregate's fast path as tests see it: how to turn it off, and how much it
+// was used.
+type fastPath struct {
+	off  func(*ops.Aggregate)
+	used func(*ops.Aggregate) int
+}
+
+var (
+	lanesPath     = fastPath{ops.DisableLanes, ops.LaneBatches}
+	packedKeyPath = fastPath{ops.DisableSmallKeys, ops.SmallKeysCached}
+)
+
+// generalAggregate runs the aggregate make builds over rows (of schema sch) in one batch,
+// with the fast path off: the expected result of the fast path.
+func generalAggregate(t *testing.T, sch *arrow.Schema, make func(exec.Operator, exec.Env) *ops.Aggregate,
+	fast fastPath, rows exectest.Rows) exectest.Rows {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	batches, err := exectest.MakeBatches(mem, sch, rows, 0, exectest.Plain)
+	require.NoError(t, err)
+	a := make(exectest.NewSource(sch, batches), exec.Env{Mem: mem})
+	fast.off(a)
+	got, err := exec.Collect(context.Background(), a)
+	require.NoError(t, err)
+	defer func() {
+		for _, b := range got {
+			b.Release()
+		}
+	}()
+	require.Zero(t, fast.used(a))
+	return exectest.ToRows(got)
+}
+
+// TestAggregateLanes: sums and averages on int64 lanes give what the general path gives,
+// grouped and not, with and without a fused filter, at every batch size and layout (NULLs
+// with junk under them, sliced arrays), and the lanes are used where they apply.
+func TestAggregateLanes(t *testing.T) {
+	rows := laneRows(130)
+	dt := col(2, dec(15, 2))
+	conds := map[string]plan.Expr{
+		"none": nil,
+		"most": call("lte", bln, dt, decLit(9, 15, 2)), // masked batches
+		"few":  call("lt", bln, dt, decLit(2, 15, 2)),  // taken batches
+	}
+	for name, cond := range conds {
+		for _, keys := range [][]plan.Expr{nil, {col(0, str)}} {
+			aggs := laneAggs()
+			out := aggOutSchema(keys, aggs)
+			var made []*ops.Aggregate
+			make := func(in exec.Operator, env exec.Env) *ops.Aggregate {
+				a := ops.NewAggregate(in, keys, aggs, out, env)
+				if cond != nil {
+					a.SetInputFilter(cond)
+				}
+				made = append(made, a)
+				return a
+			}
+			want := generalAggregate(t, laneSchema, make, lanesPath, rows)
+			require.NotEmpty(t, want)
+			c := exectest.Case{Name: fmt.Sprintf("%s/keys=%d", name, len(keys)), Schema: laneSchema, Input: rows, Expected: want,
+				Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil }}
+			made = nil
+			exectest.Run(t, c)
+			used := 0
+			for _, a := range made {
+				used += ops.LaneBatches(a)
+			}
+			require.Positive(t, used, "%s: no batch used the lanes", c.Name)
+		}
+	}
+}
+
+// TestAggregateLanesBounds: a product typed narrower than its operands' bounds allow takes
+// the general path (no row overflows, so no error), and one whose rows do overflow fails
+// as on the general path.
+func TestAggregateLanesBounds(t *testing.T) {
+	// p*d < 1 row by row (p < 10 where d = 0.10, d = 0.01 elsewhere), so it fits
+	// decimal(4,4), but the bounds (99.99 * 0.10) do not prove it
+	var rows exectest.Rows
+	for i := range 50 {
+		p, d := fmt.Sprintf("%d.99", 90+i%10), "0.01"
+		if i%2 == 0 {
+			p, d = fmt.Sprintf("%d.50", i%10), "0.10"
+		}
+		rows = append(rows, []any{"A", p, d, "0.00", "0.000", "0.00", true})
+	}
+	p, d := col(1, dec(15, 2)), col(2, dec(15, 2))
+	narrow := []plan.AggCall{agg("sum", dec(38, 4), false, call("multiply", dec(4, 4), p, d))}
+	out := aggOutSchema(nil, narrow)
+	make := func(in exec.Operator, env exec.Env) *ops.Aggregate {
+		return ops.NewAggregate(in, nil, narrow, out, env)
+	}
+	want := generalAggregate(t, laneSchema, make, lanesPath, rows)
+	// 5 * 0.10 * (0.5+2.5+4.5+6.5+8.5) + 5 * 0.01 * (91.99+93.99+95.99+97.99+99.99)
+	require.Equal(t, exectest.Rows{{"35.2475"}}, want)
+	c := exectest.Case{Name: "loose-bound", Schema: laneSchema, Input: rows, Expected: want,
+		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil }}
+	exectest.Run(t, c)
+
+	rows = append(rows, []any{"A", "90.50", "0.10", "0.00", "0.000", "0.00", true}) // 9.05
+	c = exectest.Case{Name: "overflow", Schema: laneSchema, Input: rows,
+		Make:    func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil },
+		WantErr: func(t *testing.T, err error) { require.ErrorContains(t, err, "out of range") }}
+	exectest.Run(t, c)
+}
