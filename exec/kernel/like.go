@@ -26,6 +26,9 @@ func NewLikeMatcher(pattern string) *LikeMatcher {
 	switch {
 	case !strings.ContainsAny(pattern, "%_"):
 		m.match = func(s string) bool { return s == pattern }
+	case !strings.Contains(pattern, "_") && strings.Contains(body, "%"): // '%special%requests%'
+		segs := strings.Split(pattern, "%")
+		m.match = func(s string) bool { return matchSegments(s, segs) }
 	case strings.ContainsAny(body, "%_"):
 		m.match = func(s string) bool { return likeMatch(s, pattern) }
 	case pattern == "%"+body+"%" && body != "":
@@ -42,6 +45,25 @@ func NewLikeMatcher(pattern string) *LikeMatcher {
 
 // Match reports whether s matches the pattern.
 func (m *LikeMatcher) Match(s string) bool { return m.match(s) }
+
+// matchSegments matches s against a pattern of literal segments separated by % (no _; at
+// least two segments): s starts with the first, ends with the last, and holds the others in
+// order in between, each found leftmost (which is optimal with only %).
+func matchSegments(s string, segs []string) bool {
+	first, last := segs[0], segs[len(segs)-1]
+	if len(s) < len(first)+len(last) || !strings.HasPrefix(s, first) || !strings.HasSuffix(s, last) {
+		return false
+	}
+	s = s[len(first) : len(s)-len(last)]
+	for _, seg := range segs[1 : len(segs)-1] {
+		i := strings.Index(s, seg)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(seg):]
+	}
+	return true
+}
 
 // likeMatch is the general matcher: a linear scan that backtracks only to the last %.
 func likeMatch(s, p string) bool {

@@ -19,7 +19,8 @@ type preConjunct struct {
 	ev   expr.Evaluator
 	fast *kernel.ConstCompare
 	col  int
-	cond plan.Expr // what ev evaluates
+	sel  rowSelector // another selection-vector form (predicate_select.go), or nil
+	cond plan.Expr   // what ev evaluates
 }
 
 // compileConjunct compiles c.
@@ -30,6 +31,9 @@ func compileConjunct(c plan.Expr, mem memory.Allocator) (preConjunct, error) {
 	}
 	pc := preConjunct{ev: ev, cond: c}
 	pc.fast, pc.col = constCompare(c)
+	if pc.fast == nil {
+		pc.sel = newRowSelector(c)
+	}
 	return pc, nil
 }
 
@@ -97,6 +101,12 @@ func selectConjuncts(ctx context.Context, cs []preConjunct, b arrow.RecordBatch,
 		}
 		if c.fast != nil {
 			if out, ok := c.fast.Select(b.Column(c.col), sel, all); ok {
+				sel, all = out, false
+				continue
+			}
+		}
+		if c.sel != nil {
+			if out, ok := c.sel.selectRows(b, sel, all); ok {
 				sel, all = out, false
 				continue
 			}

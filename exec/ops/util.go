@@ -28,7 +28,7 @@ func conjuncts(e plan.Expr) []plan.Expr {
 }
 
 // predicate is a compiled filter: conjuncts applied in order. Consecutive conjuncts that
-// cannot fail (safeConjunct) form one step: they are all evaluated on the same rows and
+// cannot fail (safeStep) form one step: they are all evaluated on the same rows and
 // their results ANDed, so the rows are taken once per step, not once per conjunct.
 type predicate struct {
 	steps [][]preConjunct // predicate_fast.go
@@ -46,7 +46,7 @@ func newPredicate(cond plan.Expr, mem memory.Allocator) (*predicate, error) {
 		if err != nil {
 			return nil, err
 		}
-		safe := safeConjunct(c)
+		safe := safeStep(c)
 		if safe && prevSafe {
 			p.steps[len(p.steps)-1] = append(p.steps[len(p.steps)-1], ev)
 		} else {
@@ -76,6 +76,21 @@ func safeConjunct(e plan.Expr) bool {
 		}
 	}
 	return true
+}
+
+// safeStep is safeConjunct extended to ORs of safe comparisons (what x IN (a, b) binds to),
+// for grouping a filter's conjuncts into steps; fused aggregate filters (FusableFilter)
+// keep to safeConjunct.
+func safeStep(e plan.Expr) bool {
+	if c, ok := e.(*plan.Call); ok && c.Func == "or" && len(c.Args) > 0 {
+		for _, a := range c.Args {
+			if !safeStep(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return safeConjunct(e)
 }
 
 func safeOperand(e plan.Expr) bool {
