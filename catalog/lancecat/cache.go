@@ -14,7 +14,7 @@ import (
 // disables the cache: Get always misses and Add does nothing.
 type byteCache[K comparable, V any] struct {
 	mu     sync.Mutex
-	lru    *simplelru.LRU[K, sized[V]]
+	lru    *simplelru.LRU[K, *sized[V]]
 	budget int64
 	used   int64
 }
@@ -29,7 +29,7 @@ type sized[V any] struct {
 func newByteCache[K comparable, V any](budget int64) *byteCache[K, V] {
 	c := &byteCache[K, V]{budget: budget}
 	// The entry count is unbounded (math.MaxInt never fails NewLRU); eviction is by bytes.
-	l, err := simplelru.NewLRU[K, sized[V]](math.MaxInt, func(_ K, s sized[V]) { c.used -= s.cost })
+	l, err := simplelru.NewLRU[K, *sized[V]](math.MaxInt, func(_ K, s *sized[V]) { c.used -= s.cost })
 	if err != nil {
 		panic(err) // unreachable: NewLRU fails only for a non-positive size
 	}
@@ -42,7 +42,11 @@ func (c *byteCache[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s, ok := c.lru.Get(k)
-	return s.v, ok
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return s.v, true
 }
 
 // Add caches v under k with the size estimate cost (bytes), replacing any value there, and
@@ -56,7 +60,7 @@ func (c *byteCache[K, V]) Add(k K, v V, cost int64) {
 		return
 	}
 	c.lru.Remove(k)
-	c.lru.Add(k, sized[V]{v: v, cost: cost})
+	c.lru.Add(k, &sized[V]{v: v, cost: cost})
 	c.used += cost
 	for c.used > c.budget {
 		if _, _, ok := c.lru.RemoveOldest(); !ok {
@@ -64,6 +68,34 @@ func (c *byteCache[K, V]) Add(k K, v V, cost int64) {
 		}
 	}
 }
+
+// Grow adds delta bytes to the size estimate of the value cached under k, if same accepts
+// it (a value that grows after it was added, such as a data-file reader keeping parsed
+// page metadata; same tells it from a newer value under the same key), and evicts least
+// recently used values until the cache fits its budget again: a value grown past the
+// whole budget is dropped. Recency is unchanged.
+func (c *byteCache[K, V]) Grow(k K, same func(V) bool, delta int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.lru.Peek(k)
+	if !ok || !same(s.v) {
+		return
+	}
+	c.used += delta
+	s.cost += delta // the eviction callback subtracts the grown cost
+	if s.cost > c.budget {
+		c.lru.Remove(k)
+		return
+	}
+	for c.used > c.budget {
+		if _, _, ok := c.lru.RemoveOldest(); !ok {
+			break
+		}
+	}
+}
+
+// Budget is the most bytes of values the cache holds (0 or less: caching is off).
+func (c *byteCache[K, V]) Budget() int64 { return c.budget }
 
 // Bytes is the summed size estimate of the cached values.
 func (c *byteCache[K, V]) Bytes() int64 {

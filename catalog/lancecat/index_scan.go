@@ -62,10 +62,21 @@ const (
 	maxPickedMorsels = 8
 )
 
+// morselAlign: a morsel of an index scan that ends inside a selected range ends at the last
+// multiple of morselAlign rows of the fragment before that cut, when the morsel still
+// starts before it. Mini-block chunks hold a power of two of rows from their page's start
+// (256 to 4096 in the files pylance writes, whose pages mostly start at such multiples),
+// so the cut falls between chunks instead of decoding one chunk partly in both morsels.
+// The morsel is then a little short of its share: a fragment may get a morsel or two more
+// than maxPickedMorsels.
+const morselAlign = 4096
+
 // selectedMorsels cuts the sorted, disjoint selected ranges of one fragment into morsels of
 // about equal numbers of selected rows (at least pickedMorselRows, at most maxPickedMorsels
-// morsels), every morsel spanning from its first selected row to its last (the rows between
-// are not read: pickRows narrows each morsel back to the selection).
+// morsels, cuts inside a range aligned to morselAlign, the last morsel taking up to
+// morselAlign rows more rather than leaving a morsel of a few rows), every morsel spanning from its first
+// selected row to its last (the rows between are not read: pickRows narrows each morsel
+// back to the selection).
 func selectedMorsels(frag uint64, rs []catalog.RowRange) []catalog.Morsel {
 	var total int64
 	for _, r := range rs {
@@ -74,17 +85,25 @@ func selectedMorsels(frag uint64, rs []catalog.RowRange) []catalog.Morsel {
 	size := max(pickedMorselRows, (total+maxPickedMorsels-1)/maxPickedMorsels)
 	var out []catalog.Morsel
 	var cur catalog.Morsel
-	var rows int64
+	var rows, want, left int64 = 0, 0, total // want: this morsel's rows; left: rows in no morsel yet
 	for _, r := range rs {
 		for start := r.Start; start < r.End; {
 			if rows == 0 {
 				cur = catalog.Morsel{Fragment: frag, Start: start}
+				want = size
+				if left <= size+morselAlign { // the rest, rather than a last morsel of a few rows
+					want = left
+				}
 			}
-			end := min(r.End, start+size-rows)
-			rows += end - start
+			end := min(r.End, start+want-rows)
+			full := rows+end-start == want
+			if a := end - end%morselAlign; full && end < r.End && a > start {
+				end = a
+			}
+			rows, left = rows+end-start, left-(end-start)
 			cur.End = end
 			start = end
-			if rows == size {
+			if full {
 				out = append(out, cur)
 				rows = 0
 			}

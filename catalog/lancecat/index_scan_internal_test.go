@@ -25,10 +25,15 @@ func TestSelectedMorsels(t *testing.T) {
 		{"one row", []catalog.RowRange{rr(5, 6)}, []catalog.Morsel{m(5, 6)}},
 		{"scattered rows in one morsel", []catalog.RowRange{rr(5, 6), rr(900, 901), rr(70000, 70001)},
 			[]catalog.Morsel{m(5, 70001)}},
-		{"a long range is cut", []catalog.RowRange{rr(100, 100+2*k+3)},
-			[]catalog.Morsel{m(100, 100+k), m(100+k, 100+2*k), m(100+2*k, 100+2*k+3)}},
-		{"cut inside the second range", []catalog.RowRange{rr(0, k-2), rr(k+10, k+20)},
-			[]catalog.Morsel{m(0, k+12), m(k+12, k+20)}},
+		{"a long range is cut at aligned rows", []catalog.RowRange{rr(100, 100+3*k+3)},
+			[]catalog.Morsel{m(100, k), m(k, 2*k), m(2*k, 100+3*k+3)}},
+		{"an unaligned cut moves back", []catalog.RowRange{rr(5000, 5000+3*k)},
+			[]catalog.Morsel{m(5000, 5*morselAlign), m(5*morselAlign, 5*morselAlign+k),
+				m(5*morselAlign+k, 5000+3*k)}},
+		{"a last morsel of a few rows joins the one before", []catalog.RowRange{rr(0, k+morselAlign)},
+			[]catalog.Morsel{m(0, k+morselAlign)}},
+		{"cut inside the second range", []catalog.RowRange{rr(0, k-2), rr(k+10, k+morselAlign+20)},
+			[]catalog.Morsel{m(0, k+12), m(k+12, k+morselAlign+20)}},
 		{"exactly full", []catalog.RowRange{rr(0, k-1), rr(k+5, k+6)}, []catalog.Morsel{m(0, k+6)}},
 		{"a large selection is cut in maxPickedMorsels", []catalog.RowRange{rr(0, 20*k)},
 			[]catalog.Morsel{m(0, 5*k/2), m(5*k/2, 5*k), m(5*k, 15*k/2), m(15*k/2, 10*k),
@@ -50,6 +55,41 @@ func TestSelectedMorsels(t *testing.T) {
 			}
 			require.Equal(t, n, covered, "every selected row in exactly one morsel")
 		})
+	}
+}
+
+// On random selections, morsels are ascending and disjoint, hold every selected row once,
+// and none but the last is short of its share by morselAlign rows or more.
+func TestSelectedMorselsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for iter := range 200 {
+		var rs []catalog.RowRange
+		var total int64
+		for at := rng.Int64N(5000); len(rs) < 1+rng.IntN(20); {
+			n := 1 + rng.Int64N([]int64{10, 5000, 200000}[rng.IntN(3)])
+			rs = append(rs, catalog.RowRange{Start: at, End: at + n})
+			total += n
+			at += n + 1 + rng.Int64N(20000)
+		}
+		size := max(pickedMorselRows, (total+maxPickedMorsels-1)/maxPickedMorsels)
+		got := selectedMorsels(7, rs)
+		var covered int64
+		for i, mo := range got {
+			require.Less(t, mo.Start, mo.End, "iter %d morsel %d", iter, i)
+			if i > 0 {
+				require.LessOrEqual(t, got[i-1].End, mo.Start, "iter %d morsel %d", iter, i)
+			}
+			var in int64
+			for _, r := range rs {
+				in += max(0, min(r.End, mo.End)-max(r.Start, mo.Start))
+			}
+			if i < len(got)-1 {
+				require.Greater(t, in, size-morselAlign, "iter %d morsel %d", iter, i)
+			}
+			require.LessOrEqual(t, in, size+morselAlign, "iter %d morsel %d", iter, i)
+			covered += in
+		}
+		require.Equal(t, total, covered, "iter %d", iter)
 	}
 }
 

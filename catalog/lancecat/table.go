@@ -173,7 +173,7 @@ func (t *Table) reader(ctx context.Context, fi, dfi int) (dataFile, error) {
 	}
 	// The bytes Open reads (footer, column metadata, page tables) size the cache entry.
 	cs := lanceio.NewCountingStore(loc.Store)
-	fr, err := file.Open(ctx, cs, loc.Path)
+	fr, err := t.openFile(ctx, cs, loc.Path, key)
 	if err == nil {
 		t.files.Add(key, fr, fileCost(cs.BytesRead()))
 		return fr, nil
@@ -188,6 +188,22 @@ func (t *Table) reader(ctx context.Context, fi, dfi int) (dataFile, error) {
 	}
 	t.files.Add(legacyKey, lr, fileCost(cs.BytesRead()))
 	return lr, nil
+}
+
+// metaShare is the share of the data-file cache's budget one Reader's parsed page metadata
+// (mini-block chunk tables) may take.
+const metaShare = 4
+
+// openFile opens a 2.0+ data file whose Reader keeps its parsed page metadata, counted in
+// the cost of its entry key in the data-file cache: scans of the file share the tables
+// instead of every cursor reading and parsing them again.
+func (t *Table) openFile(ctx context.Context, store lanceio.ObjectStore, path, key string) (*file.Reader, error) {
+	var fr *file.Reader
+	opts := file.OpenOptions{MetaBytes: t.files.Budget() / metaShare, OnMeta: func(n int64) {
+		t.files.Grow(key, func(v dataFile) bool { return v == dataFile(fr) }, n)
+	}}
+	fr, err := file.OpenWith(ctx, store, path, opts)
+	return fr, err
 }
 
 // legacyDictionaries returns the v1 dictionary value locations of the schema's fields.

@@ -274,7 +274,9 @@ func whole21Meta(want []Extent, rc *readCtx, ci, pi int, mb *enc21pb.MiniBlockLa
 	}
 	rc.planned[key] = true
 	p := rc.r.columns[ci].pages[pi]
-	want = append(want, p.bufs[0])
+	if _, kept := rc.r.meta.get(key); !kept {
+		want = append(want, p.bufs[0])
+	}
 	if mb.GetDictionary() != nil && len(p.bufs) >= 3 {
 		want = append(want, p.bufs[2])
 	}
@@ -282,10 +284,16 @@ func whole21Meta(want []Extent, rc *readCtx, ci, pi int, mb *enc21pb.MiniBlockLa
 }
 
 // chunks returns the parsed chunk table of mini-block page pi of column ci, once per call
-// (once per Cursor).
+// (once per Cursor), or once per Reader when it keeps page metadata (OpenWith).
 func (rc *readCtx) chunks(ci, pi int, mb *enc21pb.MiniBlockLayout) ([]encoding.Chunk, error) {
 	key := pageKey{ci, pi}
 	if c, ok := rc.chunkTabs[key]; ok {
+		return c, nil
+	}
+	if c, ok := rc.r.meta.get(key); ok {
+		if rc.cache || rc.keepMeta {
+			rc.chunkTabs[key] = c
+		}
 		return c, nil
 	}
 	p := rc.r.columns[ci].pages[pi]
@@ -297,6 +305,7 @@ func (rc *readCtx) chunks(ci, pi int, mb *enc21pb.MiniBlockLayout) ([]encoding.C
 	if err != nil {
 		return nil, corrupt(ci, pi, err)
 	}
+	rc.r.meta.add(key, c)
 	if rc.cache || rc.keepMeta {
 		rc.chunkTabs[key] = c
 	}

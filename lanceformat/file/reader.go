@@ -54,6 +54,7 @@ type Reader struct {
 	schema   *schema.Schema
 	columns  []*column
 	colOfFld map[int32]int // field id → column index
+	meta     *metaCache    // parsed page metadata shared by all reads (OpenWith); nil keeps none
 }
 
 // Open reads the file's metadata: the footer, the schema and all column metadata.

@@ -90,17 +90,7 @@ func TestTakeCoalescedReads(t *testing.T) {
 			mem := memtest.NewChecked(t)
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
-			sc, err := schema.FromArrow(takeSchema, 0)
-			require.NoError(t, err)
-			store := &readCountingStore{ObjectStore: osStore{t.TempDir()}}
-			w, err := file.NewWriter(ctx, store, "t.lance", sc, v, file.WithAllocator(mem), file.WithPageBytes(64<<10))
-			require.NoError(t, err)
-			rec := takeRecord(mem, n)
-			defer rec.Release()
-			require.NoError(t, w.Write(ctx, rec))
-			_, err = w.Close(ctx)
-			require.NoError(t, err)
-
+			store := writeTakeFile(t, v, n, 64<<10, mem)
 			r, err := file.Open(ctx, store, "t.lance")
 			require.NoError(t, err)
 			ids := topIDs(r)
@@ -134,6 +124,24 @@ func TestTakeCoalescedReads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeTakeFile writes n rows of takeRecord as "t.lance", format v, pages of about
+// pageBytes, to a new directory and returns its counting store.
+func writeTakeFile(t *testing.T, v file.Version, n int, pageBytes int64, mem memory.Allocator) *readCountingStore {
+	t.Helper()
+	ctx := context.Background()
+	sc, err := schema.FromArrow(takeSchema, 0)
+	require.NoError(t, err)
+	store := &readCountingStore{ObjectStore: osStore{t.TempDir()}}
+	w, err := file.NewWriter(ctx, store, "t.lance", sc, v, file.WithAllocator(mem), file.WithPageBytes(pageBytes))
+	require.NoError(t, err)
+	rec := takeRecord(mem, n)
+	defer rec.Release()
+	require.NoError(t, w.Write(ctx, rec))
+	_, err = w.Close(ctx)
+	require.NoError(t, err)
+	return store
 }
 
 // topIDs returns the ids of the file's top-level fields.
