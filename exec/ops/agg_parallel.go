@@ -17,9 +17,10 @@ import (
 // pipeline (typically a scan sharing a morsel queue with the others, then filters and
 // projections; see NewSharedScans); each worker folds its input into a partial aggregate of
 // its own on its own goroutine. When all are done the partials are merged, in worker order,
-// into a final state: groups are matched by their encoded keys, accumulator states are
-// combined, and DISTINCT aggregates replay the values each worker saw first through the
-// final DISTINCT sets, so every value counts once. The aggregates must satisfy CanCombine.
+// into a final state: groups are matched by their keys (integer keys in the typed table,
+// aggregate_ints.go, others encoded), accumulator states are combined, and DISTINCT
+// aggregates replay the values each worker saw first through the final DISTINCT sets, so
+// every value counts once. The aggregates must satisfy CanCombine.
 //
 // Workers stop at the first error or when the context is cancelled; Close releases every
 // partial state, and no goroutine outlives Next.
@@ -213,9 +214,43 @@ func (a *Aggregate) mapGroups(ctx context.Context, w *Aggregate) ([]int32, error
 	if len(a.groupBy) == 0 {
 		return []int32{0}, nil
 	}
+	if (a.ints == nil) != (w.ints == nil) { // one fell back to the general map: both do
+		if err := a.dropIntKeys(); err != nil {
+			return nil, err
+		}
+		if err := w.dropIntKeys(); err != nil {
+			return nil, err
+		}
+	}
 	if a.nGroups == 0 {
 		return a.adoptGroups(w), nil
 	}
+	var mapping, newRows []int32
+	var err error
+	if a.ints != nil {
+		mapping, newRows, err = a.mapIntGroups(w) // aggregate_ints.go
+	} else {
+		mapping, newRows = a.mapKeyGroups(w)
+	}
+	if err != nil || len(newRows) == 0 {
+		return mapping, err
+	}
+	a.addGroups(len(newRows))
+	cols := make([]arrow.Array, 0, len(w.keyChunks))
+	defer func() { releaseArrays(cols) }()
+	for c, chunks := range w.keyChunks {
+		col, err := a.concatKeys(chunks, a.schema.Field(c).Type)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, col)
+	}
+	return mapping, a.keepKeys(ctx, cols, newRows)
+}
+
+// mapKeyGroups is mapGroups through the general map: it returns the groups in a of w's
+// groups, adding the new ones, and the groups of w that are new here.
+func (a *Aggregate) mapKeyGroups(w *Aggregate) ([]int32, []int32) {
 	keys := make([]string, w.nGroups)
 	for k, g := range w.groups {
 		keys[g] = k
@@ -232,20 +267,7 @@ func (a *Aggregate) mapGroups(ctx context.Context, w *Aggregate) ([]int32, error
 		}
 		mapping[g] = dg
 	}
-	if len(newRows) == 0 {
-		return mapping, nil
-	}
-	a.addGroups(len(newRows))
-	cols := make([]arrow.Array, 0, len(w.keyChunks))
-	defer func() { releaseArrays(cols) }()
-	for c, chunks := range w.keyChunks {
-		col, err := a.concatKeys(chunks, a.schema.Field(c).Type)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, col)
-	}
-	return mapping, a.keepKeys(ctx, cols, newRows)
+	return mapping, newRows
 }
 
 // adoptGroups takes over the groups of w, merged first into this empty final state: its key
@@ -260,6 +282,12 @@ func (a *Aggregate) adoptGroups(w *Aggregate) []int32 {
 	}
 	for k := range a.groups {
 		a.newBytes += int64(len(k)) + mapEntryBytes + aggStateBytes*int64(len(a.aggs))
+	}
+	if w.ints != nil { // its table moves too; w's reservation of it is freed with w
+		a.res.Shrink(a.ints.tableBytes())
+		a.ints, w.ints = w.ints, nil
+		a.ints.res = a.res
+		a.newBytes += a.ints.tableBytes() + int64(w.nGroups)*(intKeyGroupBytes+aggStateBytes*int64(len(a.aggs)))
 	}
 	a.addGroups(w.nGroups)
 	for c, chunks := range w.keyChunks {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
@@ -41,13 +42,7 @@ func TestParallelAggregateMerge(t *testing.T) {
 		t.Run(fmt.Sprint(split), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			var inputs []exec.Operator
-			bounds := append(append([]int{0}, split...), len(rows))
-			for w := range len(bounds) - 1 {
-				batches, err := exectest.MakeBatches(mem, laneSchema, rows[bounds[w]:bounds[w+1]], 16, exectest.Hostile)
-				require.NoError(t, err)
-				inputs = append(inputs, exectest.NewSource(laneSchema, batches))
-			}
+			inputs := workerInputs(t, mem, laneSchema, rows, split, 16)
 			op := ops.NewParallelAggregate(inputs, keys, aggs, out, exec.Env{Mem: mem})
 			got, err := exec.Collect(context.Background(), op)
 			require.NoError(t, err)
@@ -59,4 +54,17 @@ func TestParallelAggregateMerge(t *testing.T) {
 			exectest.RequireRows(t, want, exectest.ToRows(got), false)
 		})
 	}
+}
+
+// workerInputs returns one source per part of rows (of schema sch) cut at split, in hostile
+// batches of size rows.
+func workerInputs(t *testing.T, mem memory.Allocator, sch *arrow.Schema, rows exectest.Rows, split []int, size int) []exec.Operator {
+	var inputs []exec.Operator
+	bounds := append(append([]int{0}, split...), len(rows))
+	for w := range len(bounds) - 1 {
+		batches, err := exectest.MakeBatches(mem, sch, rows[bounds[w]:bounds[w+1]], size, exectest.Hostile)
+		require.NoError(t, err)
+		inputs = append(inputs, exectest.NewSource(sch, batches))
+	}
+	return inputs
 }

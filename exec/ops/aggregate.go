@@ -31,7 +31,8 @@ import (
 // (Order-sensitive aggregates — first, last, list, string_agg — follow input order.)
 //
 // Per batch it may apply its input's WHERE condition itself (SetInputFilter,
-// aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), compute
+// aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), keep
+// the groups of one or two integer keys in a typed hash table (aggregate_ints.go), compute
 // arithmetic its arguments share once (aggregate_cse.go), compute and sum decimal sum/avg
 // arguments as int64s when their bounds allow (agg_lanes.go) and allocate its per-batch
 // arrays from a recycling pool (aggregate_pool.go).
@@ -75,6 +76,10 @@ type Aggregate struct {
 	// (aggregate_small.go)
 	groupBuf []int32
 	small    smallKeys
+	// ints holds the groups of one or two integer keys (aggregate_ints.go); nil: the
+	// general map. noInts (tests) keeps the general map.
+	ints   *intGroups
+	noInts bool
 	// evalMem allocates the per-batch arrays of the keys, arguments and fused filter
 	// (aggregate_pool.go); nil until init
 	evalMem *Recycler
@@ -132,6 +137,13 @@ func (a *Aggregate) init() error {
 		}
 	}
 	a.groups = map[string]int32{}
+	if !a.noInts {
+		types := make([]arrow.DataType, len(a.keyEvals))
+		for i, ev := range a.keyEvals {
+			types[i] = ev.Type()
+		}
+		a.ints = newIntGroups(types, a.res) // aggregate_ints.go
+	}
 	a.keyChunks = make([][]arrow.Array, len(a.groupBy))
 	a.distinct = make([][]distinctChunk, n)
 	if len(a.groupBy) == 0 {
@@ -298,14 +310,43 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch, inclu
 	if a.small.assign(keys, groups, include) {
 		return groups, nil
 	}
-	if err := a.rowKeys.Encode(keys, n); err != nil {
+	var firstRows []int32
+	var keyBytes int64
+	if a.ints != nil && !a.ints.matches(keys) {
+		if err := a.dropIntKeys(); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if a.ints != nil {
+		firstRows, err = a.ints.assign(keys, groups, include, nil)
+		keyBytes = intKeyGroupBytes
+	} else {
+		firstRows, keyBytes, err = a.mapAssign(keys, groups, include)
+	}
+	if err != nil {
 		return nil, err
+	}
+	a.small.learn(keys, groups, include)
+	if len(firstRows) > 0 {
+		a.newBytes += int64(len(firstRows)) * (keyBytes + aggStateBytes*int64(len(a.aggs)))
+		a.addGroups(len(firstRows))
+		return groups, a.keepKeys(ctx, keys, firstRows)
+	}
+	return groups, nil
+}
+
+// mapAssign is assignGroups through the general map of encoded keys: it returns the rows
+// that started new groups and the per-group bytes of their keys in the map.
+func (a *Aggregate) mapAssign(keys []arrow.Array, groups []int32, include []bool) ([]int32, int64, error) {
+	if err := a.rowKeys.Encode(keys, len(groups)); err != nil {
+		return nil, 0, err
 	}
 	var firstRows []int32
 	maxKey := 0
 	var prevKey []byte
 	prevGroup := int32(-1)
-	for r := range n {
+	for r := range groups {
 		if include != nil && !include[r] {
 			continue
 		}
@@ -324,13 +365,7 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch, inclu
 		groups[r] = g
 		prevKey, prevGroup = key, g
 	}
-	a.small.learn(keys, groups, include)
-	if len(firstRows) > 0 {
-		a.newBytes += int64(len(firstRows)) * (int64(maxKey) + mapEntryBytes + aggStateBytes*int64(len(a.aggs)))
-		a.addGroups(len(firstRows))
-		return groups, a.keepKeys(ctx, keys, firstRows)
-	}
-	return groups, nil
+	return firstRows, int64(maxKey) + mapEntryBytes, nil
 }
 
 // keepKeys saves the key values of the rows that started new groups.
