@@ -19,10 +19,11 @@ func pipelineScan(n plan.Node) *plan.Scan {
 		case *plan.Project:
 			n = m.Input
 		case *plan.Join: // the probe side of a hash join (parallel_join.go)
-			if !joinInPipeline(m) {
+			probe, _, ok := joinProbe(m)
+			if !ok {
 				return nil
 			}
-			n = m.Left
+			n = probe
 		default:
 			return nil
 		}

@@ -23,7 +23,9 @@ import (
 // table) against the query's memory pool; it does not spill. Integer-like keys go into a
 // flat open-addressing index built on several goroutines (hash_join_table.go); semi and
 // anti joins over a small left input build on it instead (hash_join_flip.go); joins of a
-// parallel pipeline share one build side (NewSharedHashJoin, hash_join_shared.go).
+// parallel pipeline share one build side (NewSharedHashJoin, hash_join_shared.go), built
+// on the left input for semi, anti and left joins with a small left input
+// (NewFlippedHashBuild, hash_join_shared_flip.go).
 type HashJoin struct {
 	left, right exec.Operator
 	spec        JoinSpec
@@ -61,6 +63,9 @@ func (h *HashJoin) Open(ctx context.Context) error {
 		if rt := h.spec.RightKeys[i].Type(); !sameKeyType(lk.Type(), rt) {
 			return dberr.New(dberr.Internal, "hash join key %d: left type %s, right type %s", i, lk.Type(), rt)
 		}
+	}
+	if h.shared != nil && h.shared.flipped {
+		return h.openFlipped(ctx) // hash_join_shared_flip.go
 	}
 	core, err := newJoinCore(h.spec, h.left.Schema(), h.rightSchema(), h.env)
 	if err != nil {
@@ -118,7 +123,11 @@ func (h *HashJoin) build(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		h.core.setBuild(b, h.rightSchema())
+		if h.shared.flipped {
+			h.setFlippedBuild(b)
+		} else {
+			h.core.setBuild(b, h.rightSchema())
+		}
 		h.core.src.(*hashSource).ht = ht
 		return nil
 	}
@@ -296,7 +305,8 @@ type hashSource struct {
 	evals []expr.Evaluator
 	keys  []arrow.Array // the current batch's left key columns
 	enc   []kernel.KeyEncoder
-	heads []int32 // per left row: first candidate build row, or -1
+	heads []int32 // per left row: first candidate build row, or -1 (a start in a dense perm)
+	ends  []int32 // with a dense index's perm: per left row, the end of its run
 	null  []bool  // per left row: some key is NULL
 	row   int
 	pos   int32
@@ -349,12 +359,7 @@ func (s *hashSource) probeFlat(n int) {
 		}
 	}
 	if d := s.ht.flat.dense; d != nil {
-		for i, k := range s.ikeys[0][:n] {
-			s.heads[i] = -1
-			if !s.null[i] {
-				s.heads[i] = d.lookup(k)
-			}
-		}
+		s.probeDense(d, n) // hash_join_dense.go
 		return
 	}
 	if cap(s.hashes) < n {
@@ -407,6 +412,9 @@ func (s *hashSource) skipOther() {
 }
 
 func (s *hashSource) pairs(l, r []int32, limit int) ([]int32, []int32, bool) {
+	if s.ht.flat != nil && s.ht.flat.dense != nil && s.ht.flat.dense.perm != nil {
+		return s.runPairs(s.ht.flat.dense.perm, l, r, limit)
+	}
 	n := len(s.heads)
 	// Chains of one row (a flat index over unique hashes) end at their head: reading
 	// next would only cost a cache miss per match.

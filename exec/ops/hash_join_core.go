@@ -63,7 +63,10 @@ type joinCore struct {
 	// joins, hash_join_flip.go).
 	flipped bool
 
-	buildMatched []bool // right and full joins
+	buildMatched []bool // right and full joins, flipped joins
+	// mergeMatched, for a flipped join sharing its build, merges buildMatched with the
+	// other workers' flags; last says this worker emits the build rows.
+	mergeMatched func(matched []bool) (merged []bool, last bool)
 	cur          arrow.RecordBatch
 	matched      []bool // per row of cur: some pair passed
 	maybeNull    []bool // per row of cur: some pair compared NULL (mark joins)

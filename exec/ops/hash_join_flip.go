@@ -78,11 +78,20 @@ func (h *HashJoin) buildFlipped(ctx context.Context, batches []arrow.RecordBatch
 }
 
 // finishFlipped emits the build (left) rows of a flipped join: the matched ones for a
-// semi join, the others for an anti join.
+// semi join, the others for an anti join, the others with NULL right columns for a left
+// join. A worker sharing the build emits them only when it is the last to finish.
 func (c *joinCore) finishFlipped(ctx context.Context) error {
+	matched := c.buildMatched
+	if c.mergeMatched != nil {
+		merged, last := c.mergeMatched(matched)
+		if !last {
+			return nil
+		}
+		matched = merged
+	}
 	want := c.typ == plan.SemiJoin
 	var rows []int32
-	for i, m := range c.buildMatched {
+	for i, m := range matched {
 		if m == want {
 			rows = append(rows, int32(i))
 		}
@@ -94,7 +103,15 @@ func (c *joinCore) finishFlipped(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.push(b)
+	if c.typ != plan.LeftJoin {
+		c.push(b)
+		return nil
+	}
+	defer b.Release()
+	rightFields := arrow.NewSchema(c.schema.Fields()[b.NumCols():], nil)
+	nulls := nullColumns(c.env, rightFields, len(rows))
+	defer releaseArrays(nulls)
+	c.push(newBatch(c.schema, append(append([]arrow.Array{}, b.Columns()...), nulls...), int64(len(rows))))
 	return nil
 }
 

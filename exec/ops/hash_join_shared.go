@@ -15,8 +15,9 @@ import (
 // of a parallel pipeline (DuckDB's shared join hash table): the first join that needs it
 // opens and drains the right input and builds the hash table (in parallel, see flatIndex);
 // the others wait for it and then probe it concurrently. It is read-only once built, so
-// only join types that never mark build rows may share it (SharedJoinType). The last join
-// to close releases it.
+// only join types that never mark build rows may share it (SharedJoinType), except a
+// flipped build (NewFlippedHashBuild), whose workers mark rows in flags of their own. The
+// last join to close releases it.
 type HashBuild struct {
 	right exec.Operator
 	spec  JoinSpec
@@ -30,6 +31,11 @@ type HashBuild struct {
 	batch arrow.RecordBatch // owned; each join retains it
 	ht    *hashTable
 	refs  int
+	// flipped: the build input is the join's left input (hash_join_shared_flip.go);
+	// probing counts the workers still probing and matched holds the merged flags.
+	flipped bool
+	probing int
+	matched []bool
 }
 
 // SharedJoinType reports whether joins of type t can share a HashBuild: inner, left, semi,
@@ -51,7 +57,9 @@ func NewHashBuild(right exec.Operator, spec JoinSpec, env exec.Env, users int) *
 }
 
 // NewSharedHashJoin returns a hash join of left with the shared build side b; spec must
-// be b's and its type must satisfy SharedJoinType.
+// be b's and its type must satisfy SharedJoinType. When b is flipped (NewFlippedHashBuild)
+// the probe input left is the join's right input and the type must satisfy
+// FlippedJoinType.
 func NewSharedHashJoin(left exec.Operator, b *HashBuild, spec JoinSpec, env exec.Env) *HashJoin {
 	h := NewHashJoin(left, nil, spec, env)
 	h.shared = b
@@ -87,8 +95,8 @@ func (b *HashBuild) get(ctx context.Context) (arrow.RecordBatch, *hashTable, err
 
 // run opens and drains the right input and indexes it.
 func (b *HashBuild) run(ctx context.Context) error {
-	if !SharedJoinType(b.spec.Type) {
-		return dberr.New(dberr.Internal, "shared hash build for a %s join", b.spec.Type)
+	if !b.flipped && !SharedJoinType(b.spec.Type) || b.flipped && !FlippedJoinType(b.spec.Type) {
+		return dberr.New(dberr.Internal, "shared hash build (flipped %v) for a %s join", b.flipped, b.spec.Type)
 	}
 	if err := b.right.Open(ctx); err != nil {
 		return err
@@ -102,7 +110,7 @@ func (b *HashBuild) run(ctx context.Context) error {
 	}
 	settleNullCounts(batch)
 	b.batch = batch
-	ht, err := newHashTable(ctx, batch, b.spec.RightKeys, b.env)
+	ht, err := newHashTable(ctx, batch, b.buildKeys(), b.env)
 	if err != nil {
 		return err
 	}

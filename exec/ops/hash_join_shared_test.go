@@ -21,16 +21,23 @@ import (
 func sharedJoin(t *testing.T, env exec.Env, spec ops.JoinSpec, ls, rs *arrow.Schema, left, right exectest.Rows, workers, batchSize int) *ops.Gather {
 	t.Helper()
 	build := ops.NewHashBuild(fixedSource(t, env, rs, right), spec, env, workers)
+	return gatherJoins(t, env, spec, build, ls, left, workers, batchSize)
+}
+
+// gatherJoins returns a Gather over workers hash joins probing build with the rows probe
+// (of schema ps), dealt round-robin to the workers in batches of batchSize.
+func gatherJoins(t *testing.T, env exec.Env, spec ops.JoinSpec, build *ops.HashBuild, ps *arrow.Schema, probe exectest.Rows, workers, batchSize int) *ops.Gather {
+	t.Helper()
 	parts := make([]exectest.Rows, workers)
-	for i := 0; i < len(left); i += batchSize {
+	for i := 0; i < len(probe); i += batchSize {
 		w := (i / batchSize) % workers
-		parts[w] = append(parts[w], left[i:min(i+batchSize, len(left))]...)
+		parts[w] = append(parts[w], probe[i:min(i+batchSize, len(probe))]...)
 	}
 	inputs := make([]exec.Operator, workers)
 	for w := range inputs {
-		bs, err := exectest.MakeBatches(env.Mem, ls, parts[w], batchSize, exectest.Hostile)
+		bs, err := exectest.MakeBatches(env.Mem, ps, parts[w], batchSize, exectest.Hostile)
 		require.NoError(t, err)
-		inputs[w] = ops.NewSharedHashJoin(exectest.NewSource(ls, bs), build, spec, env)
+		inputs[w] = ops.NewSharedHashJoin(exectest.NewSource(ps, bs), build, spec, env)
 	}
 	return ops.NewGather(inputs, spec.Schema)
 }
@@ -92,35 +99,44 @@ func serialJoin(t *testing.T, spec ops.JoinSpec, left, right exectest.Rows) exec
 }
 
 // Closing a Gather after one batch, or cancelling its context, stops the workers and
-// frees every batch and the shared build (goleak in TestMain checks the goroutines).
+// frees every batch and the shared build (goleak in TestMain checks the goroutines), for
+// a build on the right input and a flipped one on the left input.
 func TestSharedHashJoinStop(t *testing.T) {
-	var left, right exectest.Rows
+	var many, few exectest.Rows
 	for i := range 5000 {
-		left = append(left, []any{int64(i % 100), "x"})
+		many = append(many, []any{int64(i % 100), "x"})
 	}
 	for i := range 100 {
-		right = append(right, []any{int64(i), "y"})
+		few = append(few, []any{int64(i), "y"})
 	}
-	spec := joinSpec(joinTest{typ: plan.InnerJoin, lKeys: aKey, rKey: bKey}, lSchema, rSchema)
-	for _, cancel := range []bool{false, true} {
-		t.Run(fmt.Sprintf("cancel=%v", cancel), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			env := exec.Env{Mem: mem, BatchSize: 10, Parallelism: 2}.WithDefaults()
-			g := sharedJoin(t, env, spec, lSchema, rSchema, left, right, 2, 10)
-			ctx, stop := context.WithCancel(context.Background())
-			defer stop()
-			require.NoError(t, g.Open(ctx))
-			b, err := g.Next(ctx)
-			require.NoError(t, err)
-			require.Equal(t, int64(10), b.NumRows())
-			b.Release()
-			if cancel {
-				stop()
-				_, err = g.Next(ctx)
-				require.ErrorIs(t, err, context.Canceled)
-			}
-			require.NoError(t, g.Close())
-		})
+	for _, flipped := range []bool{false, true} {
+		for _, cancel := range []bool{false, true} {
+			t.Run(fmt.Sprintf("flipped=%v/cancel=%v", flipped, cancel), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				env := exec.Env{Mem: mem, BatchSize: 10, Parallelism: 2}.WithDefaults()
+				var g *ops.Gather
+				if flipped {
+					spec := joinSpec(joinTest{typ: plan.LeftJoin, lKeys: aKey, rKey: bKey}, lSchema, rSchema)
+					g = flippedJoin(t, env, spec, few, many, 2, 10)
+				} else {
+					spec := joinSpec(joinTest{typ: plan.InnerJoin, lKeys: aKey, rKey: bKey}, lSchema, rSchema)
+					g = sharedJoin(t, env, spec, lSchema, rSchema, many, few, 2, 10)
+				}
+				ctx, stop := context.WithCancel(context.Background())
+				defer stop()
+				require.NoError(t, g.Open(ctx))
+				b, err := g.Next(ctx)
+				require.NoError(t, err)
+				require.Equal(t, int64(10), b.NumRows())
+				b.Release()
+				if cancel {
+					stop()
+					_, err = g.Next(ctx)
+					require.ErrorIs(t, err, context.Canceled)
+				}
+				require.NoError(t, g.Close())
+			})
+		}
 	}
 }

@@ -260,7 +260,7 @@ func (ix *flatIndex) bytes() int64 {
 		n += int64(len(p.hashes)) * 12
 	}
 	if ix.dense != nil {
-		n += int64(len(ix.dense.heads)) * 4
+		n += ix.dense.bytes()
 	}
 	return n
 }
