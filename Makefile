@@ -82,7 +82,7 @@ generate:
 
 ## check-generated: fail when checked-in generated code is stale
 check-generated: generate
-	@git diff --exit-code -- '*.pb.go' || (echo "generated code is stale: run make generate" && exit 1)
+	@git diff --exit-code -- '*.pb.go' '*_gen.go' || (echo "generated code is stale: run make generate" && exit 1)
 
 ## fuzz-smoke: run every fuzz target briefly
 fuzz-smoke:

@@ -380,7 +380,6 @@ func decodeVariableBlock(buf []byte, n int) ([]uint64, []byte, error) {
 	return compress.DecodeVariableBlock(buf, n)
 }
 
-// appendInlineBitpacked decodes n inline bit-packed values straight into b's values.
 // appendRLE decodes n values of a mini-block RLE chunk (run values of b's width, u8 run
 // lengths) straight into b's values, without an intermediate buffer.
 func (b *Builder) appendRLE(vals, lens []byte, n int) error {
@@ -394,6 +393,7 @@ func (b *Builder) appendRLE(vals, lens []byte, n int) error {
 	return nil
 }
 
+// appendInlineBitpacked decodes n inline bit-packed values straight into b's values.
 func (b *Builder) appendInlineBitpacked(data []byte, n int) error {
 	fixed, err := compress.AppendInlineBitpacked(b.fixed, data, b.bits, n)
 	if err != nil {

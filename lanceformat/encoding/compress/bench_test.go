@@ -7,8 +7,11 @@ import (
 
 func BenchmarkFastLanesUnpack(b *testing.B) {
 	r := newRand()
-	for _, tw := range wordWidths {
-		w := tw / 2
+	// t/2 for every word width, then the widths TPC-H lineitem columns use (dates,
+	// quantities, flags at t=32; part and supplier keys at t=64).
+	cases := [][2]int{{8, 4}, {16, 8}, {32, 16}, {64, 32}, {32, 3}, {32, 6}, {32, 14}, {64, 14}, {64, 18}}
+	for _, c := range cases {
+		tw, w := c[0], c[1]
 		packed, _ := FastLanesPack(nil, tw, w, randWords(r, 1024, tw, w))
 		out := make([]byte, 1024*tw/8)
 		b.Run(fmt.Sprintf("t%d_w%d", tw, w), func(b *testing.B) {
@@ -72,5 +75,34 @@ func benchFSSTAppendStrings(b *testing.B, n int) {
 		if _, _, err := tab.AppendStrings(ends[:0], dst[:0], offs, data, 8*len(data)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkAppendRLE expands 1024 int64 values in runs of 1..7 (TPC-H l_orderkey's
+// shape) with u8 run lengths: "typed" with aligned values (typed stores), "runwise" with
+// the values one byte off alignment (the run-by-run path).
+func BenchmarkAppendRLE(b *testing.B) {
+	r := newRand()
+	var lengths []byte
+	for n := 0; n < 1024; {
+		l := min(1+r.IntN(7), 1024-n)
+		lengths = append(lengths, byte(l))
+		n += l
+	}
+	buf := randWords(r, len(lengths)+1, 64, 64)
+	dst := make([]byte, 0, 1024*8)
+	for _, c := range []struct {
+		name  string
+		shift int
+	}{{"typed", 0}, {"runwise", 1}} {
+		values := buf[c.shift : c.shift+8*len(lengths)]
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(1024 * 8)
+			for b.Loop() {
+				if _, err := AppendRLEWidth(dst, values, lengths, 64, 8, 1024); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

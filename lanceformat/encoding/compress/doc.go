@@ -26,6 +26,9 @@
 //	func DecodeFlat(data []byte, bitsPerValue uint64, n int) ([]byte, error)
 //
 //	// FastLanes (fastlanes.go): one 1024-value block, t = uncompressed bits.
+//	// Aligned blocks go through the unrolled per-(t, w) unpackers in
+//	// fastlanes_unpack<t>_gen.go (go generate: internal/flgen); others through
+//	// the generic row-by-row unpacker.
 //	func FastLanesUnpack(t, w int, packed []byte, out []byte) error
 //	func FastLanesPack(dst []byte, t, w int, values []byte) ([]byte, error)
 //

@@ -53,26 +53,23 @@ func FastLanesUnpack(t, w int, packed []byte, out []byte) error {
 	if len(out) < FastLanesBlockValues*bw {
 		return fmt.Errorf("fastlanes: output has %d bytes, need %d", len(out), FastLanesBlockValues*bw)
 	}
-	lanes := FastLanesBlockValues / t
 	if w == 0 {
 		clear(out[:FastLanesBlockValues*bw])
 		return nil
 	}
-	var done bool
-	switch t {
-	case 8:
-		unpackWords(w, packed[:FastLanesPackedSize(w)], out[:FastLanesBlockValues])
-		done = true
-	case 16:
-		done = unpackCast[uint16](w, packed, out)
-	case 32:
-		done = unpackCast[uint32](w, packed, out)
-	case 64:
-		done = unpackCast[uint64](w, packed, out)
-	}
-	if done {
+	if unpackSpecialised(t, w, packed, out) {
 		return nil
 	}
+	unpackGeneric(t, w, packed, out)
+	return nil
+}
+
+// unpackGeneric is FastLanesUnpack for any alignment of packed and out (0 < w <= t, sizes
+// checked by the caller): the words are loaded into a scratch block, unpacked row by row
+// and stored back as little-endian words.
+func unpackGeneric(t, w int, packed, out []byte) {
+	bw := t / 8
+	lanes := FastLanesBlockValues / t
 	var words [FastLanesBlockValues]uint64
 	getWords(words[:lanes*w], packed, bw)
 	mask := widthMask(w)
@@ -94,7 +91,6 @@ func FastLanesUnpack(t, w int, packed []byte, out []byte) error {
 		}
 	}
 	putWords(out, vals[:], bw)
-	return nil
 }
 
 // flRowBase[row] is flIndex(row, 0).

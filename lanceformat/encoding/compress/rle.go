@@ -77,8 +77,8 @@ func AppendRLEWidth(dst, values, lengths []byte, t, lenBits int, n int) ([]byte,
 		dst = grown
 	}
 	out := dst[start : start+n*bw]
-	pos := 0
-	for r := 0; r < runs && pos < n; r++ {
+	pos, typed := fillRunsTyped(out, values, lengths, bw, lb, n)
+	for r := 0; !typed && r < runs && pos < n; r++ {
 		end := min(n, pos+int(getWord(lengths, r, lb)))
 		fillRun(out[pos*bw:end*bw], values[r*bw:(r+1)*bw])
 		pos = end
@@ -197,4 +197,48 @@ func fillRun(out, v []byte) {
 			filled += copy(out[filled:], out[:filled])
 		}
 	}
+}
+
+// fillRunsTyped expands all runs into out (n values of bw bytes) with typed stores when
+// the run lengths are u8, the values 4 or 8 bytes and both values and out aligned for
+// them (the common case: int64 keys and int32/date columns). It returns how many values
+// it wrote (fewer than n when the runs run out: the caller reports that) and true, or
+// false, writing nothing, when the case does not apply and the caller expands run by run.
+func fillRunsTyped(out, values, lengths []byte, bw, lb, n int) (int, bool) {
+	if lb != 1 {
+		return 0, false
+	}
+	switch bw {
+	case 4:
+		return fillRunsWords[uint32](out, values, lengths, n)
+	case 8:
+		return fillRunsWords[uint64](out, values, lengths, n)
+	}
+	return 0, false
+}
+
+// fillRunsWords is fillRunsTyped for values of type W: one run value per u8 run length,
+// runs expanded in order until n values are written.
+func fillRunsWords[W word](out, values, lengths []byte, n int) (int, bool) {
+	o, ok1 := wordsOf[W](out)
+	v, ok2 := wordsOf[W](values)
+	if !ok1 || !ok2 || len(o) < n {
+		return 0, false
+	}
+	o = o[:n]
+	lengths = lengths[:min(len(lengths), len(v))]
+	pos := 0
+	for r, l := range lengths {
+		end := min(n, pos+int(l))
+		x := v[r]
+		seg := o[pos:end]
+		for i := range seg {
+			seg[i] = x
+		}
+		pos = end
+		if pos == n {
+			break
+		}
+	}
+	return pos, true
 }
