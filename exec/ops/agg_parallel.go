@@ -287,7 +287,7 @@ func (a *Aggregate) adoptGroups(w *Aggregate) []int32 {
 		a.res.Shrink(a.ints.tableBytes())
 		a.ints, w.ints = w.ints, nil
 		a.ints.res = a.res
-		a.newBytes += a.ints.tableBytes() + int64(w.nGroups)*(intKeyGroupBytes+aggStateBytes*int64(len(a.aggs)))
+		a.newBytes += a.ints.tableBytes() + int64(w.nGroups)*(a.ints.groupBytes()+aggStateBytes*int64(len(a.aggs)))
 	}
 	a.addGroups(w.nGroups)
 	for c, chunks := range w.keyChunks {

@@ -32,7 +32,7 @@ import (
 //
 // Per batch it may apply its input's WHERE condition itself (SetInputFilter,
 // aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), keep
-// the groups of one or two integer keys in a typed hash table (aggregate_ints.go), compute
+// the groups of up to four integer keys in a typed hash table (aggregate_ints.go), compute
 // arithmetic its arguments share once (aggregate_cse.go), compute and sum decimal sum/avg
 // arguments as int64s when their bounds allow (agg_lanes.go) and allocate its per-batch
 // arrays from a recycling pool (aggregate_pool.go).
@@ -76,7 +76,7 @@ type Aggregate struct {
 	// (aggregate_small.go)
 	groupBuf []int32
 	small    smallKeys
-	// ints holds the groups of one or two integer keys (aggregate_ints.go); nil: the
+	// ints holds the groups of up to four integer keys (aggregate_ints.go); nil: the
 	// general map. noInts (tests) keeps the general map.
 	ints   *intGroups
 	noInts bool
@@ -320,7 +320,7 @@ func (a *Aggregate) assignGroups(ctx context.Context, b arrow.RecordBatch, inclu
 	var err error
 	if a.ints != nil {
 		firstRows, err = a.ints.assign(keys, groups, include, nil)
-		keyBytes = intKeyGroupBytes
+		keyBytes = a.ints.groupBytes()
 	} else {
 		firstRows, keyBytes, err = a.mapAssign(keys, groups, include)
 	}

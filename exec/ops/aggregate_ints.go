@@ -10,27 +10,30 @@ import (
 	"github.com/flightd/flightd/exec/kernel"
 )
 
-// Integer group keys: when an aggregate groups by one or two integer-like columns
+// Integer group keys: when an aggregate groups by one to maxIntKeys integer-like columns
 // (flatKeyType: int8..int64, uint8..uint64, dates, times, timestamps, durations) its groups
 // live in an intGroups table instead of the general path's map of encoded keys. Each group's
 // key values are kept in typed slices indexed by the group id (ids are dense, in order of
 // first appearance, exactly as the general path numbers them), with a per-group bit set of
 // the NULL key columns, so a NULL key is a group of its own. An open-addressing table with
 // linear probing maps a key's hash to its group; it doubles when half full, each time
-// reserving the new table against the query's memory pool first.
+// reserving the new table against the query's memory pool first. One and two columns take
+// the (k0, k1) path; three and more (TPC-H q03: int64, date32, int32) take the wide path of
+// aggregate_ints_wide.go, which keeps the further columns' values in kx.
 //
 // A batch whose key column has another type than the one compiled (not expected: the
 // evaluators' types are fixed) moves the groups into the general map (dropIntKeys), which
 // then serves every later batch.
 
-// intKeyGroupBytes is the per-group size of the key slices (two int64 values, NULL bits).
-const intKeyGroupBytes = 17
+// maxIntKeys is the most key columns an intGroups table takes (bits of its NULL masks).
+const maxIntKeys = 4
 
 // intGroups is the integer-key group table of one aggregate.
 type intGroups struct {
 	types []arrow.Type // per key column: the compiled type
 	k0    []int64      // per group: the first key column's value (0 when NULL)
-	k1    []int64      // per group: the second key column's value (two columns only)
+	k1    []int64      // per group: the second key column's value (two or more columns)
+	kx    [][]int64    // per further key column c+2, per group: its value (wide path only)
 	nulls []uint8      // per group: bit c set when key column c is NULL
 	slots []int32      // group+1 of each slot, 0 for empty; len is a power of two
 	shift uint         // 64 - log2(len(slots)): a key's home slot is its hash >> shift
@@ -38,13 +41,14 @@ type intGroups struct {
 
 	// per batch: the key values and NULL bits of every row, reused
 	v0, v1 []int64
+	vx     [][]int64
 	nb     []uint8
 }
 
 // newIntGroups returns an empty table for key columns of types, or nil when the keys are
-// not one or two integer-like columns.
+// not one to maxIntKeys integer-like columns.
 func newIntGroups(types []arrow.DataType, res *exec.Reservation) *intGroups {
-	if len(types) == 0 || len(types) > 2 {
+	if len(types) == 0 || len(types) > maxIntKeys {
 		return nil
 	}
 	t := &intGroups{res: res}
@@ -54,8 +58,17 @@ func newIntGroups(types []arrow.DataType, res *exec.Reservation) *intGroups {
 		}
 		t.types = append(t.types, dt.ID())
 	}
+	if len(types) > 2 {
+		t.kx, t.vx = make([][]int64, len(types)-2), make([][]int64, len(types)-2)
+	}
 	return t
 }
+
+// wide reports whether the table has more than two key columns (aggregate_ints_wide.go).
+func (t *intGroups) wide() bool { return len(t.kx) > 0 }
+
+// groupBytes is the per-group size of the key slices (int64 values, NULL bits).
+func (t *intGroups) groupBytes() int64 { return 8*int64(max(2, len(t.types))) + 1 }
 
 // matches reports whether cols have the compiled key types.
 func (t *intGroups) matches(cols []arrow.Array) bool {
@@ -67,12 +80,15 @@ func (t *intGroups) matches(cols []arrow.Array) bool {
 	return true
 }
 
-// load reads the batch's key values and NULL bits into v0, v1 and nb.
+// load reads the batch's key values and NULL bits into v0, v1, vx and nb.
 func (t *intGroups) load(cols []arrow.Array) {
 	n := cols[0].Len()
 	t.v0 = int64Values(cols[0], t.v0)
-	if len(cols) == 2 {
+	if len(cols) >= 2 {
 		t.v1 = int64Values(cols[1], t.v1)
+	}
+	for c := 2; c < len(cols); c++ {
+		t.vx[c-2] = int64Values(cols[c], t.vx[c-2])
 	}
 	t.nb = grow(t.nb[:0], n)[:n]
 	clear(t.nb)
@@ -81,8 +97,11 @@ func (t *intGroups) load(cols []arrow.Array) {
 			continue
 		}
 		vals := t.v0
-		if c == 1 {
+		switch {
+		case c == 1:
 			vals = t.v1
+		case c >= 2:
+			vals = t.vx[c-2]
 		}
 		for r := range n {
 			if col.IsNull(r) {
@@ -98,6 +117,9 @@ func (t *intGroups) load(cols []arrow.Array) {
 // group, in order. It fails only when the memory pool refuses a larger table.
 func (t *intGroups) assign(cols []arrow.Array, groups []int32, include []bool, firstRows []int32) ([]int32, error) {
 	t.load(cols)
+	if t.wide() {
+		return t.assignWide(groups, include, firstRows)
+	}
 	two := len(cols) == 2
 	var k1, pk0, pk1 int64
 	var pnb uint8
@@ -173,11 +195,16 @@ func (t *intGroups) rehash(size int) error {
 	t.shift = uint(64 - bits.Len(uint(size-1)))
 	mask := size - 1
 	for g, k0 := range t.k0 {
-		var k1 int64
-		if len(t.types) == 2 {
-			k1 = t.k1[g]
+		var h int
+		switch {
+		case t.wide():
+			k := t.keyWide(g)
+			h = int(t.hashWide(&k, t.nulls[g]) >> t.shift)
+		case len(t.types) == 2:
+			h = int(t.hash(k0, t.k1[g], t.nulls[g]) >> t.shift)
+		default:
+			h = int(t.hash(k0, 0, t.nulls[g]) >> t.shift)
 		}
-		h := int(t.hash(k0, k1, t.nulls[g]) >> t.shift)
 		for t.slots[h] != 0 {
 			h = (h + 1) & mask
 		}
@@ -197,13 +224,16 @@ func (t *intGroups) reserve(n int) error {
 	}
 	t.k0 = slices.Grow(t.k0, n)
 	t.nulls = slices.Grow(t.nulls, n)
-	if len(t.types) == 2 {
+	if len(t.types) >= 2 {
 		t.k1 = slices.Grow(t.k1, n)
+	}
+	for c := range t.kx {
+		t.kx[c] = slices.Grow(t.kx[c], n)
 	}
 	return nil
 }
 
-// key returns group g's key.
+// key returns group g's key (one or two columns).
 func (t *intGroups) key(g int) (k0, k1 int64, nb uint8) {
 	if len(t.types) == 2 {
 		k1 = t.k1[g]
@@ -224,7 +254,15 @@ func (a *Aggregate) mapIntGroups(w *Aggregate) ([]int32, []int32, error) {
 	mapping := make([]int32, w.nGroups)
 	var newRows []int32
 	for g := range w.nGroups {
-		dg, added, err := a.ints.findOrAdd(w.ints.key(g))
+		var dg int32
+		var added bool
+		var err error
+		if a.ints.wide() {
+			k := w.ints.keyWide(g)
+			dg, added, err = a.ints.findOrAddWide(&k, w.ints.nulls[g])
+		} else {
+			dg, added, err = a.ints.findOrAdd(w.ints.key(g))
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -233,7 +271,7 @@ func (a *Aggregate) mapIntGroups(w *Aggregate) ([]int32, []int32, error) {
 		}
 		mapping[g] = dg
 	}
-	a.newBytes += int64(len(newRows)) * (intKeyGroupBytes + aggStateBytes*int64(len(a.aggs)))
+	a.newBytes += int64(len(newRows)) * (a.ints.groupBytes() + aggStateBytes*int64(len(a.aggs)))
 	return mapping, newRows, nil
 }
 

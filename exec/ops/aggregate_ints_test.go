@@ -20,11 +20,12 @@ import (
 var (
 	intKeyPath   = fastPath{ops.DisableIntKeys, ops.IntKeyGroups}
 	intKeySchema = schema(field("a", i64), field("b", dt32), field("c", arrow.PrimitiveTypes.Int8),
-		field("u", arrow.PrimitiveTypes.Uint64), field("x", i64), field("s", str))
+		field("u", arrow.PrimitiveTypes.Uint64), field("x", i64), field("s", str), field("p", i32))
 )
 
 // intKeyRows draws n rows whose keys come from about distinct values per key column, with
-// NULLs in every key column, negative and extreme values, and runs of one key.
+// NULLs in every key column (in every combination with the others' NULLs), negative and
+// extreme values, and runs of one key.
 func intKeyRows(n, distinct int, seed uint64) exectest.Rows {
 	r := rand.New(rand.NewPCG(seed, 7))
 	rows := make(exectest.Rows, 0, n)
@@ -45,7 +46,11 @@ func intKeyRows(n, distinct int, seed uint64) exectest.Rows {
 		if r.IntN(9) == 0 {
 			x = nil
 		}
-		row := []any{a, b, c, u, x, fmt.Sprintf("v%d", r.IntN(5))}
+		var p any = int32(k%7) - 3
+		if k%13 == 0 {
+			p = nil
+		}
+		row := []any{a, b, c, u, x, fmt.Sprintf("v%d", r.IntN(5)), p}
 		for range 1 + r.IntN(3)*r.IntN(2) { // sometimes a run of the same key
 			rows = append(rows, row)
 		}
@@ -73,6 +78,10 @@ var intKeySets = map[string][]plan.Expr{
 	"int64,date32": {col(0, i64), col(1, dt32)},
 	"int8,uint64":  {col(2, arrow.PrimitiveTypes.Int8), col(3, arrow.PrimitiveTypes.Uint64)},
 	"uint64":       {col(3, arrow.PrimitiveTypes.Uint64)},
+	// three and four columns: the wide path (TPC-H q03 groups by int64, date32, int32)
+	"int64,date32,int32":       {col(0, i64), col(1, dt32), col(6, i32)},
+	"int8,uint64,int64,int32":  {col(2, arrow.PrimitiveTypes.Int8), col(3, arrow.PrimitiveTypes.Uint64), col(0, i64), col(6, i32)},
+	"int32,int8,date32,uint64": {col(6, i32), col(2, arrow.PrimitiveTypes.Int8), col(1, dt32), col(3, arrow.PrimitiveTypes.Uint64)},
 }
 
 // TestAggregateIntKeys: the integer-key table gives the groups, in the order, the general
@@ -171,7 +180,7 @@ func TestAggregateIntKeysMemoryLimit(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	rows := make(exectest.Rows, 20000)
 	for i := range rows {
-		rows[i] = []any{int64(i), nil, nil, nil, int64(i), "s"}
+		rows[i] = []any{int64(i), nil, nil, nil, int64(i), "s", nil}
 	}
 	batches, err := exectest.MakeBatches(mem, intKeySchema, rows, 0, exectest.Plain)
 	require.NoError(t, err)
