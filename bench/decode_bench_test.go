@@ -119,7 +119,7 @@ func BenchmarkLanceFileReadRange(b *testing.B) {
 	dir, name := decodeFile(b)
 	path := filepath.Join(dir, name)
 	store := decodeStore(ctx, b, dir)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := newSizeAllocator()
 	defer mem.AssertSize(b, 0)
 	var ps pairs
 	for b.Loop() {
@@ -180,7 +180,7 @@ func BenchmarkLanceFileTake(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	rows := randomRows(rng, r0.NumRows(), takeRows)
 	p := startPeer(b)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := newSizeAllocator()
 	defer mem.AssertSize(b, 0)
 	var ps pairs
 	for b.Loop() {

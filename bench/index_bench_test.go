@@ -14,12 +14,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/exec"
@@ -122,7 +119,7 @@ func startCountingFlightd(b *testing.B, root string) (string, *countingStore) {
 		b.Fatal(err)
 	}
 	store := &countingStore{ObjectStore: inner}
-	mem := &sizeAllocator{Allocator: memory.NewGoAllocator()}
+	mem := newSizeAllocator()
 	srv, err := flightsrv.New(flightsrv.Config{Catalog: lancecat.New(store), Mem: mem,
 		Exec: exec.Env{Parallelism: runtime.GOMAXPROCS(0)}, MaxEndpoints: 1})
 	if err != nil {
@@ -139,32 +136,6 @@ func startCountingFlightd(b *testing.B, root string) (string, *countingStore) {
 		}
 	})
 	return addr.String(), store
-}
-
-// sizeAllocator is the Go allocator, as `flightd serve` uses, counting the bytes it holds
-// so that the benchmark still detects leaks. memory.CheckedAllocator records the call stack
-// of every allocation, which costs the server more than the index lookups themselves.
-type sizeAllocator struct {
-	memory.Allocator
-	size atomic.Int64
-}
-
-// Allocate implements memory.Allocator.
-func (a *sizeAllocator) Allocate(n int) []byte {
-	a.size.Add(int64(n))
-	return a.Allocator.Allocate(n)
-}
-
-// Reallocate implements memory.Allocator.
-func (a *sizeAllocator) Reallocate(n int, b []byte) []byte {
-	a.size.Add(int64(n - len(b)))
-	return a.Allocator.Reallocate(n, b)
-}
-
-// Free implements memory.Allocator.
-func (a *sizeAllocator) Free(b []byte) {
-	a.size.Add(-int64(len(b)))
-	a.Allocator.Free(b)
 }
 
 // dirBytes is the total size of the files under dir.

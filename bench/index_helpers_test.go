@@ -3,7 +3,6 @@ package bench
 import (
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,7 +30,7 @@ func TestIndexCases(t *testing.T) {
 
 // sizeAllocator counts the bytes it holds through allocations, reallocations and frees.
 func TestSizeAllocator(t *testing.T) {
-	a := &sizeAllocator{Allocator: memory.NewGoAllocator()}
+	a := newSizeAllocator()
 	b1 := a.Allocate(100)
 	b2 := a.Allocate(7)
 	require.Equal(t, int64(107), a.size.Load())

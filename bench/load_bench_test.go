@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -65,13 +64,13 @@ func loadSF(b *testing.B) string {
 // loadServer serves root in-process like startFlightd, with the default single endpoint per
 // query (flightd's own default) and logging at Warn (one Info line per RPC would bury the
 // benchmark's output), and returns its address and checked allocator.
-func loadServer(b *testing.B, root string) (string, *memory.CheckedAllocator) {
+func loadServer(b *testing.B, root string) (string, *sizeAllocator) {
 	b.Helper()
 	store, err := blobstore.Open(context.Background(), "file://"+filepath.ToSlash(root))
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := newSizeAllocator()
 	srv, err := flightsrv.New(flightsrv.Config{
 		Catalog: lancecat.New(store),
 		Mem:     mem,

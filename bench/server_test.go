@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/flightsrv"
@@ -25,7 +23,7 @@ func startFlightd(b *testing.B, root string, endpoints int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := newSizeAllocator()
 	srv, err := flightsrv.New(flightsrv.Config{
 		Catalog:      lancecat.New(store),
 		Mem:          mem,

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/flightsrv"
@@ -199,7 +197,7 @@ func BenchmarkTPCHInProcess(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := newSizeAllocator()
 	defer mem.AssertSize(b, 0)
 	srv, err := flightsrv.New(flightsrv.Config{Catalog: lancecat.New(store), Mem: mem,
 		Exec: exec.Env{Parallelism: runtime.GOMAXPROCS(0)}})
