@@ -1,24 +1,11 @@
 package bench
 
 import (
-	"os"
-	"runtime/debug"
 	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
-
-// serveGCPercent mirrors `flightd serve`'s default --gc-percent (cmd/flightd/gc.go), so
-// that the in-process servers here collect garbage as the real server does. GOGC in the
-// environment wins, as it does for the server.
-const serveGCPercent = 400
-
-func init() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(serveGCPercent)
-	}
-}
 
 // sizeAllocator is the Go allocator, as `flightd serve` uses, counting the bytes it holds
 // so that benchmarks still detect leaks. memory.CheckedAllocator records the call stack of
