@@ -48,7 +48,7 @@ func (f *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if f.pred != nil {
-			if b, err = f.pred.apply(ctx, b); err != nil {
+			if b, err = f.pred.applyPooled(ctx, b); err != nil {
 				return nil, err
 			}
 		}

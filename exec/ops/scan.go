@@ -233,7 +233,7 @@ func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch) (arrow.Reco
 	if s.pred == nil {
 		return b, nil
 	}
-	return s.pred.apply(ctx, b)
+	return s.pred.applyPooled(ctx, b) // scan_filter.go
 }
 
 // fetchParallel returns the next batch in morsel order from the workers' slots.

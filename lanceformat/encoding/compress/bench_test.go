@@ -106,3 +106,27 @@ func BenchmarkAppendRLE(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFSSTPayload decodes 16k short ids with a shared prefix ("payload-%012d", the
+// index benchmark's payload column): a few codes a string, so the per-string costs show.
+func BenchmarkFSSTPayload(b *testing.B) {
+	in := make([][]byte, 16<<10)
+	for i := range in {
+		in[i] = fmt.Appendf(nil, "payload-%012d", 5000000+i)
+	}
+	tab := BuildFSSTTable(in[:2048])
+	offs, data := tab.CompressAll(in)
+	size, err := tab.DecodedSize(offs, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d strings, %.1f compressed bytes a string", len(in), float64(len(data))/float64(len(in)))
+	dst := make([]byte, 0, 8*len(data)+8)
+	ends := make([]int64, 0, len(in))
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		if _, _, err := tab.AppendStrings(ends[:0], dst[:0], offs, data, size); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
