@@ -48,6 +48,7 @@ type Aggregate struct {
 	filters  []expr.Evaluator // per aggregate; nil when no FILTER
 	accs     []accumulator
 	seen     []map[string]struct{} // per DISTINCT aggregate: (group, value) pairs seen
+	seenInts []*pairSet            // per DISTINCT aggregate over integers: used instead of seen
 
 	groups    map[string]int32
 	nGroups   int
@@ -80,6 +81,8 @@ type Aggregate struct {
 	// general map. noInts (tests) keeps the general map.
 	ints   *intGroups
 	noInts bool
+	// noDistinctInts (tests) keeps DISTINCT sets over integers in the general seen map
+	noDistinctInts bool
 	// evalMem allocates the per-batch arrays of the keys, arguments and fused filter
 	// (aggregate_pool.go); nil until init
 	evalMem *Recycler
@@ -131,6 +134,7 @@ func (a *Aggregate) init() error {
 	n := len(a.aggs)
 	a.args, a.filters = make([]expr.Evaluator, n), make([]expr.Evaluator, n)
 	a.accs, a.seen = make([]accumulator, n), make([]map[string]struct{}, n)
+	a.seenInts = make([]*pairSet, n)
 	for i, call := range a.aggs {
 		if err := a.compileAgg(i, call); err != nil {
 			return err
@@ -191,6 +195,10 @@ func (a *Aggregate) compileAgg(i int, call plan.AggCall) error {
 	}
 	if call.Distinct && a.args[i] != nil {
 		a.seen[i] = map[string]struct{}{}
+		if !a.noDistinctInts && intDistinctType(a.args[i].Type()) {
+			a.seenInts[i] = newPairSet()
+			a.newBytes += pairSetMin * pairSlotBytes
+		}
 	}
 	acc, err := newAccumulator(call, argType, a.env.Mem)
 	if err != nil {
@@ -426,6 +434,9 @@ func (a *Aggregate) accountValues(i int) {
 // firstSeen narrows include to the rows whose (group, value) pair is new (DISTINCT). NULL
 // values are dropped unless keepNulls (list, first and last keep one NULL, as in DuckDB).
 func (a *Aggregate) firstSeen(i int, arg arrow.Array, groups []int32, include []bool, keepNulls bool) ([]bool, error) {
+	if a.seenInts[i] != nil {
+		return a.firstSeenInts(i, arg, groups, include, keepNulls)
+	}
 	enc, err := kernel.NewKeyEncoder(arg)
 	if err != nil {
 		return nil, err

@@ -102,14 +102,7 @@ func TestAggregateIntKeys(t *testing.T) {
 			make := func(in exec.Operator, env exec.Env) *ops.Aggregate { return ops.NewAggregate(in, keys, aggs, out, env) }
 			want := generalAggregate(t, intKeySchema, make, intKeyPath, rows)
 			require.Greater(t, len(want), min(distinct, 3)*9/10, "groups")
-			var made []*ops.Aggregate
-			exectest.Run(t, exectest.Case{Name: fmt.Sprintf("%s/distinct=%d", name, distinct), Schema: intKeySchema,
-				Input: rows, Expected: want, Ordered: true,
-				Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) {
-					a := make(in, env)
-					made = append(made, a)
-					return a, nil
-				}})
+			made := runAggregates(t, fmt.Sprintf("%s/distinct=%d", name, distinct), rows, want, make)
 			for _, a := range made {
 				require.Equal(t, len(want), ops.IntKeyGroups(a), "the integer-key table was not used")
 			}
