@@ -186,9 +186,18 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 // scan when the ticket says so, returning the root operator (opened). For EXPLAIN ANALYZE it
 // runs the plan to the end and returns an operator over the one-row profile instead.
 func (s *Server) run(ctx context.Context, tp ticketPayload) (exec.Operator, error) {
-	node, err := s.planner.Logical(ctx, tp.Plan)
-	if err != nil {
-		return nil, err
+	return s.runLogical(ctx, tp, nil)
+}
+
+// runLogical is run with the logical plan tp.Plan encodes when the caller still holds it
+// from planning (planner.Prepared.Logical, used once): it skips decoding the Substrait plan
+// again. node nil decodes tp.Plan.
+func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Node) (exec.Operator, error) {
+	var err error
+	if node == nil {
+		if node, err = s.planner.Logical(ctx, tp.Plan); err != nil {
+			return nil, err
+		}
 	}
 	node = planner.Optimize(node)
 	if tp.Shard.Count > 1 {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+
+	"github.com/flightd/flightd/planner/plan"
 )
 
 // Speculative execution: a Flight SQL client plans with GetFlightInfo and then fetches the
@@ -66,9 +68,10 @@ func newSpecRegistry() *specRegistry {
 }
 
 // start runs the statement of tp in the background unless the registry is full or closed.
-// ctx carries the planning call's values (session, user); its cancellation does not end the
-// run.
-func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload) {
+// node is the logical plan tp.Plan encodes, when the planner still holds it (nil: decode
+// tp.Plan); the run owns it. ctx carries the planning call's values (session, user); its
+// cancellation does not end the run.
+func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, node plan.Node) {
 	if tp.Query.isZero() || tp.Analyze {
 		return
 	}
@@ -89,7 +92,7 @@ func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload) {
 				sp.err, sp.ch = recovered(s.log, "DoGet", p), nil
 			}
 		}()
-		op, err := s.run(rctx, tp)
+		op, err := s.runLogical(rctx, tp, node)
 		if err != nil {
 			sp.err = err
 			return

@@ -21,7 +21,7 @@ func (s *Server) flightInfo(ctx context.Context, p *planner.Prepared, desc *flig
 		return nil, err
 	}
 	if s.spec != nil && len(eps) == 1 && len(s.locations) == 0 { // speculate.go
-		s.spec.start(ctx, s, ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait})
+		s.spec.start(ctx, s, ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}, p.Logical)
 	}
 	return &flight.FlightInfo{
 		Schema:           s.schemaBytes(p.Schema),

@@ -50,6 +50,11 @@ type Prepared struct {
 	// Write is the logical write plan (a plan.Insert, plan.Delete or plan.Update whose
 	// source is optimized); its schema is plan.CountSchema.
 	Write plan.Node
+	// Logical is the unoptimized logical plan Substrait encodes (what Logical would rebuild
+	// from it; the Substrait round trip preserves it), or nil. A caller that runs the
+	// statement once, right after planning, may optimize and run it instead of decoding
+	// Substrait again; it must not be run twice (the optimizer may rewrite it in place).
+	Logical plan.Node
 }
 
 // PlanSQL parses and binds one SQL statement, resolving table versions through the catalog,
@@ -81,7 +86,7 @@ func (p *Planner) planStatement(ctx context.Context, stmt ast.Statement, values 
 			if err != nil || inner.Substrait == nil {
 				return inner, err
 			}
-			return &Prepared{Substrait: inner.Substrait, Schema: ExplainSchema, Params: inner.Params, Analyze: true}, nil
+			return &Prepared{Substrait: inner.Substrait, Schema: ExplainSchema, Params: inner.Params, Analyze: true, Logical: inner.Logical}, nil
 		}
 		text, err := p.explainStatement(ctx, e.Query, values)
 		if err != nil {
@@ -104,7 +109,7 @@ func (p *Planner) planStatement(ctx context.Context, stmt ast.Statement, values 
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{Substrait: b, Schema: n.Schema(), Params: params}, nil
+	return &Prepared{Substrait: b, Schema: n.Schema(), Params: params, Logical: n}, nil
 }
 
 // paramSchema names the parameters $1, $2, ... with their inferred types.
@@ -156,7 +161,7 @@ func (p *Planner) PlanSubstrait(ctx context.Context, substraitPlan []byte) (*Pre
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{Substrait: b, Schema: n.Schema(), Params: arrow.NewSchema(nil, nil)}, nil
+	return &Prepared{Substrait: b, Schema: n.Schema(), Params: arrow.NewSchema(nil, nil), Logical: n}, nil
 }
 
 // Logical is the Substrait consumer: it rebuilds the logical plan, loading each table at

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/flightd/flightd/lanceformat/lanceio"
@@ -153,56 +152,6 @@ func (s *FileStore) Size(ctx context.Context, p string) (int64, error) {
 		return 0, fmt.Errorf("size %s: %w (a directory)", p, lanceio.ErrNotFound)
 	}
 	return st.Size(), nil
-}
-
-// List implements lanceio.ObjectStore.
-func (s *FileStore) List(ctx context.Context, prefix string) ([]lanceio.ObjectInfo, error) {
-	// Walk from the deepest directory the prefix names, then filter by the full prefix.
-	dir := ""
-	if i := strings.LastIndex(prefix, "/"); i >= 0 {
-		dir = prefix[:i]
-	}
-	start := s.root
-	if dir != "" {
-		start = filepath.Join(s.root, filepath.FromSlash(dir))
-	}
-	var out []lanceio.ObjectInfo
-	err := filepath.WalkDir(start, func(lp string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), tmpPrefix) {
-			return nil
-		}
-		rel, err := filepath.Rel(s.root, lp)
-		if err != nil {
-			return err
-		}
-		p := filepath.ToSlash(rel)
-		if !strings.HasPrefix(p, prefix) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // removed while listing
-			}
-			return err
-		}
-		out = append(out, lanceio.ObjectInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list %q: %w", prefix, err)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
 }
 
 // writeTemp writes data to a new temporary file beside lp and returns its name.

@@ -197,6 +197,9 @@ func testList(ctx context.Context, t *testing.T, s lanceio.ObjectStore, root str
 		{"a/1", []string{"a/1/x", "a/10"}},
 		{"b/", []string{"b/c/d/e"}},
 		{"c/", nil},
+		{"z/", nil},    // a file, not a directory
+		{"ab/c/", nil}, // below a file
+		{"a/1/x", []string{"a/1/x"}},
 	}
 	for _, c := range cases {
 		infos, err := s.List(ctx, root+c.prefix)
@@ -206,11 +209,36 @@ func testList(ctx context.Context, t *testing.T, s lanceio.ObjectStore, root str
 			got = append(got, in.Path[len(root):])
 		}
 		require.Equal(t, c.want, got, "prefix %q", c.prefix)
+		testListFirst(ctx, t, s, root+c.prefix, infos)
 	}
 	infos, err := s.List(ctx, root+"b/")
 	require.NoError(t, err)
 	require.Equal(t, int64(6), infos[0].Size)
 	require.False(t, infos[0].ModTime.IsZero())
+}
+
+// testListFirst checks that a lanceio.FirstLister's ListFirst(prefix, n) returns the first n
+// objects of List's answer all, with the same sizes.
+func testListFirst(ctx context.Context, t *testing.T, s lanceio.ObjectStore, prefix string, all []lanceio.ObjectInfo) {
+	fl, ok := s.(lanceio.FirstLister)
+	if !ok {
+		return
+	}
+	for _, n := range []int{1, 2, 3, len(all), len(all) + 5} {
+		if n == 0 {
+			continue
+		}
+		got, err := fl.ListFirst(ctx, prefix, n)
+		require.NoError(t, err)
+		want := all[:min(n, len(all))]
+		require.Len(t, got, len(want), "ListFirst(%q, %d)", prefix, n)
+		for i := range want {
+			require.Equal(t, want[i].Path, got[i].Path, "ListFirst(%q, %d)", prefix, n)
+			require.Equal(t, want[i].Size, got[i].Size, "ListFirst(%q, %d) %s", prefix, n, want[i].Path)
+		}
+	}
+	_, err := fl.ListFirst(ctx, prefix, 0)
+	require.Error(t, err, "ListFirst with n = 0")
 }
 
 func testDelete(ctx context.Context, t *testing.T, s lanceio.ObjectStore, root string) {
