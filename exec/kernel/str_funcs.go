@@ -80,8 +80,16 @@ func lengthFunc(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
 // position before the first character and a negative start counts from the end; a
 // negative length takes the characters before start. The range is clipped to s.
 func Substring(s string, start int64, length int64, hasLength bool) string {
-	n := int64(utf8.RuneCountInString(s))
-	var begin int64
+	begin, end := substringBounds(int64(utf8.RuneCountInString(s)), start, length, hasLength)
+	if end <= begin {
+		return ""
+	}
+	return runeSlice(s, int(begin), int(end))
+}
+
+// substringBounds returns the character range [begin, end) of Substring for a string of
+// n characters, clipped to [0, n]; end <= begin means the result is empty.
+func substringBounds(n, start, length int64, hasLength bool) (begin, end int64) {
 	switch {
 	case start > 0:
 		begin = start - 1
@@ -90,18 +98,14 @@ func Substring(s string, start int64, length int64, hasLength bool) string {
 	default:
 		begin = n + start
 	}
-	end := n
+	end = n
 	if hasLength {
 		end = begin + length
 		if length < 0 {
 			begin, end = end, begin
 		}
 	}
-	begin, end = max(begin, 0), min(end, n)
-	if end <= begin {
-		return ""
-	}
-	return runeSlice(s, int(begin), int(end))
+	return max(begin, 0), min(end, n)
 }
 
 // runeSlice returns the characters [from, to) of s.
@@ -127,6 +131,14 @@ func runeSlice(s string, from, to int) string {
 }
 
 func substringFunc(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
+	if out, ok, err := substringDirect(mem, args); ok || err != nil {
+		return out, err
+	}
+	return substringRows(mem, args)
+}
+
+// substringRows is the general per-row substring path (any string-like input).
+func substringRows(mem memory.Allocator, args []arrow.Array) (arrow.Array, error) {
 	get, err := strGetter(args[0])
 	if err != nil {
 		return nil, err
