@@ -114,7 +114,7 @@ func (p *laneProgram) compileRoot(e plan.Expr) (int, bool) {
 
 // compile returns the node of e, adding it (and its operands) when new.
 func (p *laneProgram) compile(e plan.Expr) (int, bool) {
-	key := e.String()
+	key := plan.TypedKey(e)
 	if k, ok := p.memo[key]; ok {
 		return k, true
 	}

@@ -177,3 +177,25 @@ func TestAggregateLanesBounds(t *testing.T) {
 		WantErr: func(t *testing.T, err error) { require.ErrorContains(t, err, "out of range") }}
 	exectest.Run(t, c)
 }
+
+// TestAggregateSharedScales: sum(p * 1.0) and sum(p * 1.00) print alike (a decimal literal's
+// text leaves its scale out) but have different types; neither the lanes nor the shared
+// subexpressions may compute one of them at the other's scale.
+func TestAggregateSharedScales(t *testing.T) {
+	sch := schema(field("p", dec(15, 2)))
+	var rows exectest.Rows
+	for range 10 {
+		rows = append(rows, []any{"2.00"})
+	}
+	p := col(0, dec(15, 2))
+	aggs := []plan.AggCall{
+		agg("sum", dec(38, 3), false, call("multiply", dec(17, 3), p, decLit(10, 2, 1))),  // p * 1.0
+		agg("sum", dec(38, 4), false, call("multiply", dec(18, 4), p, decLit(100, 3, 2))), // p * 1.00
+	}
+	out := aggOutSchema(nil, aggs)
+	make := func(in exec.Operator, env exec.Env) *ops.Aggregate { return ops.NewAggregate(in, nil, aggs, out, env) }
+	want := generalAggregate(t, sch, make, lanesPath, rows)
+	require.Equal(t, exectest.Rows{{"20", "20"}}, want, "the general path (shared subexpressions)")
+	exectest.Run(t, exectest.Case{Name: "lanes", Schema: sch, Input: rows, Expected: want,
+		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil }})
+}

@@ -38,7 +38,7 @@ func shareArgs(args [][]plan.Expr, width int) *commonExprs {
 			break
 		}
 		ref := &plan.ColumnRef{Index: width + len(cs.defs), Name: "cse", DataType: best.Type(), Null: best.Nullable()}
-		key := best.String()
+		key := plan.TypedKey(best)
 		for _, as := range args {
 			for j, a := range as {
 				as[j] = replaceExpr(a, key, ref)
@@ -73,9 +73,9 @@ func largestRepeated(args [][]plan.Expr, defs []plan.Expr) plan.Expr {
 		if !cseFuncs[c.Func] {
 			return
 		}
-		key := c.String()
+		key := plan.TypedKey(c)
 		seen[key]++
-		if seen[key] == 2 && (best == nil || len(key) > len(best.String())) {
+		if seen[key] == 2 && (best == nil || len(key) > len(plan.TypedKey(best))) {
 			best = c
 		}
 	}
@@ -94,13 +94,13 @@ func largestRepeated(args [][]plan.Expr, defs []plan.Expr) plan.Expr {
 	return best
 }
 
-// replaceExpr returns e with every subexpression rendered as key replaced by ref.
+// replaceExpr returns e with every subexpression whose plan.TypedKey is key replaced by ref.
 func replaceExpr(e plan.Expr, key string, ref plan.Expr) plan.Expr {
 	c, ok := e.(*plan.Call)
 	if !ok {
 		return e
 	}
-	if c.String() == key {
+	if plan.TypedKey(c) == key {
 		return ref
 	}
 	args := make([]plan.Expr, len(c.Args))
