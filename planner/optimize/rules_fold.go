@@ -105,7 +105,7 @@ func foldArith(c *plan.Call) *plan.Literal {
 		}
 		vals[i] = n
 	}
-	out, ok := arith(c.Func, vals)
+	out, ok := functions.IntArith(c.Func, vals)
 	if !ok || out < lo || out > hi {
 		return nil
 	}
@@ -114,31 +114,6 @@ func foldArith(c *plan.Call) *plan.Literal {
 		return nil
 	}
 	return &plan.Literal{Value: s}
-}
-
-// arith computes fn over vals; ok is false for another function or on int64 overflow.
-func arith(fn string, vals []int64) (int64, bool) {
-	switch {
-	case fn == "negate" && len(vals) == 1:
-		return -vals[0], vals[0] != math.MinInt64
-	case fn == "add" && len(vals) == 2:
-		out := vals[0] + vals[1]
-		return out, (out > vals[0]) == (vals[1] > 0)
-	case fn == "subtract" && len(vals) == 2:
-		out := vals[0] - vals[1]
-		return out, (out < vals[0]) == (vals[1] > 0)
-	case fn == "multiply" && len(vals) == 2:
-		a, b := vals[0], vals[1]
-		if a == 0 || b == 0 {
-			return 0, true
-		}
-		if a == math.MinInt64 || b == math.MinInt64 {
-			return 0, false
-		}
-		out := a * b
-		return out, out/b == a
-	}
-	return 0, false
 }
 
 // signedRange returns the value range of a signed integer type.
