@@ -43,7 +43,7 @@ $(VERSITYGW): scripts/install-s3server.sh
 test: venv build s3server test-go slt-configs test-python
 
 test-go:
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" VERSITYGW="$(VERSITYGW)" $(GO) test -race -count=1 ./...
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" VERSITYGW="$(VERSITYGW)" GO="$(GO)" sh scripts/gotest.sh
 
 test-python:
 	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python

@@ -25,7 +25,7 @@ func adbcCount(t *testing.T, opts map[string]string) (string, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	db, err := adbcflight.NewDriver(mem).NewDatabase(opts)
+	db, err := adbcDriver(mem).NewDatabase(opts)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-adbc/go/adbc"
-	adbcflight "github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
@@ -21,7 +20,7 @@ import (
 // mem; the connection and its database are closed when the test ends.
 func openADBC(t *testing.T, addr string, mem memory.Allocator) adbc.Connection {
 	t.Helper()
-	db, err := adbcflight.NewDriver(mem).NewDatabase(map[string]string{adbc.OptionKeyURI: "grpc://" + addr})
+	db, err := adbcDriver(mem).NewDatabase(map[string]string{adbc.OptionKeyURI: "grpc://" + addr})
 	require.NoError(t, err)
 	cn, err := db.Open(context.Background())
 	require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-adbc/go/adbc"
-	adbcflight "github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-adbc/go/adbc/sqldriver"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
@@ -36,7 +35,7 @@ func openSQL(t *testing.T, addr string) *sql.DB {
 func openSQLDSN(t *testing.T, dsn string) *sql.DB {
 	t.Helper()
 	registerSQLDB.Do(func() {
-		sql.Register("flightd-adbc", sqldriver.Driver{Driver: adbcflight.NewDriver(sqlDriverMem)})
+		sql.Register("flightd-adbc", sqldriver.Driver{Driver: adbcDriver(sqlDriverMem)})
 	})
 	db, err := sql.Open("flightd-adbc", dsn)
 	require.NoError(t, err)
