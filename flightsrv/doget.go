@@ -3,15 +3,12 @@ package flightsrv
 import (
 	"context"
 	"fmt"
-	"sync"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -59,11 +56,13 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 	if sp != nil {
 		return f.sendSpeculative(ctx, stream, sp)
 	}
-	op, err := f.srv.run(ctx, tp)
+	alloc := newQueryAllocator(f.srv.env.Mem)
+	op, err := f.srv.runLogical(ctx, tp, nil, alloc)
 	if err != nil {
+		alloc.close()
 		return err
 	}
-	return f.send(ctx, stream, op.Schema(), f.srv.stream(ctx, op))
+	return f.send(ctx, stream, op.Schema(), f.srv.stream(ctx, op), alloc)
 }
 
 // sendSpeculative streams the run started for this ticket at GetFlightInfo; the run ends
@@ -76,14 +75,16 @@ func (f *flightService) sendSpeculative(ctx context.Context, stream flight.Fligh
 	if err != nil {
 		return err
 	}
-	return f.send(ctx, stream, sc, ch)
+	return f.send(ctx, stream, sc, ch, sp.alloc)
 }
 
 // send writes the chunks of ch to the client. When ctx is cancelled it returns the cause
 // (CancelFlightInfo, shutdown or the client's own cancellation). On the wireMsg path it
 // returns once the transport has written (or dropped) the batches it still held, so that
-// every batch is released by then.
-func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch <-chan flight.StreamChunk) error {
+// every batch is released by then. alloc is the stream's allocator (the IPC writer's too);
+// send closes it.
+func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema,
+	ch <-chan flight.StreamChunk, alloc *queryAllocator) error {
 	defer func() { // the producer stops on ctx; drain whatever it still sends
 		for chunk := range ch {
 			if chunk.Data != nil {
@@ -91,7 +92,6 @@ func (f *flightService) send(ctx context.Context, stream flight.FlightService_Do
 			}
 		}
 	}()
-	alloc := newSendAllocator(f.srv.env.Mem)
 	defer alloc.close()
 	var out batchSender
 	if !f.wire || hasDictionary(sc) { // arrow-go's writer tracks and emits dictionary batches
@@ -150,110 +150,3 @@ func (w writerSender) send(batch arrow.RecordBatch) error {
 type statementTicketCmd struct{ *pb.TicketStatementQuery }
 
 var _ flightsql.StatementQueryTicket = statementTicketCmd{}
-
-// maxSendFree bounds the released buffers a sendAllocator keeps for reuse.
-const maxSendFree = 64
-
-// sendAllocator is the IPC writer's allocator for one DoGet. Writing a batch that is a
-// slice of a larger one (a limit, a filter's or a join's output; scans read whole
-// Env.BatchSize batches) makes the writer copy the slice's offsets (and bitmaps) into new buffers, which it releases as
-// soon as the batch is serialized; reusing them avoids a fresh, zeroed allocation per
-// column per batch. Buffers come from mem and all go back to it on close, so mem's
-// accounting sees them as ordinary allocations. It is safe for concurrent use.
-type sendAllocator struct {
-	mem    memory.Allocator
-	mu     sync.Mutex
-	orig   map[*byte][]byte // handed-out buffers by address: the slice mem returned
-	free   [][]byte         // released buffers (as mem returned them), kept for reuse
-	closed bool
-}
-
-func newSendAllocator(mem memory.Allocator) *sendAllocator {
-	return &sendAllocator{mem: mem, orig: map[*byte][]byte{}}
-}
-
-// Allocate returns a zeroed buffer of size bytes: a released one that fits (no more than
-// twice the size) or a new one from mem.
-func (a *sendAllocator) Allocate(size int) []byte {
-	if size <= 0 {
-		return a.mem.Allocate(size)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i, b := range a.free {
-		if len(b) >= size && len(b) <= 2*size {
-			a.free[i] = a.free[len(a.free)-1]
-			a.free = a.free[:len(a.free)-1]
-			out := b[:size]
-			clear(out)
-			a.orig[unsafe.SliceData(out)] = b
-			return out
-		}
-	}
-	b := a.mem.Allocate(size)
-	if !a.closed {
-		a.orig[unsafe.SliceData(b)] = b
-	}
-	return b
-}
-
-// Reallocate grows or shrinks b to size bytes, keeping its contents. Buffers a did not
-// hand out are mem's to reallocate.
-func (a *sendAllocator) Reallocate(size int, b []byte) []byte {
-	o, ok := a.original(b)
-	if !ok {
-		return a.mem.Reallocate(size, b)
-	}
-	if size <= len(o) {
-		return o[:size]
-	}
-	nb := a.Allocate(size)
-	copy(nb, b)
-	a.Free(b)
-	return nb
-}
-
-// original returns the slice mem returned for b, if a handed b out.
-func (a *sendAllocator) original(b []byte) ([]byte, bool) {
-	if cap(b) == 0 {
-		return nil, false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	o, ok := a.orig[unsafe.SliceData(b)]
-	return o, ok
-}
-
-// Free keeps b for reuse, or gives it back to mem once a is closed or holds maxSendFree.
-func (a *sendAllocator) Free(b []byte) {
-	if cap(b) == 0 {
-		a.mem.Free(b)
-		return
-	}
-	a.mu.Lock()
-	o, ok := a.orig[unsafe.SliceData(b)]
-	if ok {
-		delete(a.orig, unsafe.SliceData(b))
-	} else {
-		o = b
-	}
-	keep := ok && !a.closed && len(a.free) < maxSendFree
-	if keep {
-		a.free = append(a.free, o)
-	}
-	a.mu.Unlock()
-	if !keep {
-		a.mem.Free(o)
-	}
-}
-
-// close gives the kept buffers back to mem; buffers freed later go straight back too.
-func (a *sendAllocator) close() {
-	a.mu.Lock()
-	free := a.free
-	a.free, a.closed = nil, true
-	a.mu.Unlock()
-	for _, b := range free {
-		a.mem.Free(b)
-	}
-}

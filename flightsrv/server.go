@@ -186,13 +186,14 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 // scan when the ticket says so, returning the root operator (opened). For EXPLAIN ANALYZE it
 // runs the plan to the end and returns an operator over the one-row profile instead.
 func (s *Server) run(ctx context.Context, tp ticketPayload) (exec.Operator, error) {
-	return s.runLogical(ctx, tp, nil)
+	return s.runLogical(ctx, tp, nil, nil)
 }
 
 // runLogical is run with the logical plan tp.Plan encodes when the caller still holds it
 // from planning (planner.Prepared.Logical, used once): it skips decoding the Substrait plan
-// again. node nil decodes tp.Plan.
-func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Node) (exec.Operator, error) {
+// again. node nil decodes tp.Plan. A non-nil alloc (the result stream's) also allocates the
+// query's buffers when the plan only streams (streamsOnly).
+func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Node, alloc *queryAllocator) (exec.Operator, error) {
 	var err error
 	if node == nil {
 		if node, err = s.planner.Logical(ctx, tp.Plan); err != nil {
@@ -215,7 +216,11 @@ func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Nod
 			&plan.Literal{Value: scalar.NewStringScalar(text)},
 		}})
 	}
-	op, err := build.Build(node, s.env)
+	env := s.env
+	if alloc != nil && !tp.Analyze && streamsOnly(node) {
+		env.Mem = alloc
+	}
+	op, err := build.Build(node, env)
 	if err != nil {
 		return nil, err
 	}

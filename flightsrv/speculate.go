@@ -38,7 +38,8 @@ const (
 
 // specRun is one statement started at GetFlightInfo.
 type specRun struct {
-	payload []byte // the ticket payload it runs (ticketPayload.encode)
+	payload []byte          // the ticket payload it runs (ticketPayload.encode)
+	alloc   *queryAllocator // the result stream's allocator; finish (or the DoGet's send) closes it
 	cancel  context.CancelCauseFunc
 	timer   *time.Timer
 
@@ -81,7 +82,7 @@ func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, n
 		return
 	}
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	sp := &specRun{payload: tp.encode(), cancel: cancel, ready: make(chan struct{}), finished: make(chan struct{})}
+	sp := &specRun{payload: tp.encode(), alloc: newQueryAllocator(s.env.Mem), cancel: cancel, ready: make(chan struct{}), finished: make(chan struct{})}
 	r.runs[tp.Query] = sp
 	r.started.Add(1)
 	sp.timer = time.AfterFunc(r.ttl, func() { r.abandon(tp.Query, sp) })
@@ -92,7 +93,7 @@ func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, n
 				sp.err, sp.ch = recovered(s.log, "DoGet", p), nil
 			}
 		}()
-		op, err := s.runLogical(rctx, tp, node)
+		op, err := s.runLogical(rctx, tp, node, sp.alloc)
 		if err != nil {
 			sp.err = err
 			return
@@ -191,6 +192,7 @@ func (sp *specRun) finish(cause error) {
 				}
 			}
 		}
+		sp.alloc.close()
 		close(sp.finished)
 	})
 	<-sp.finished

@@ -457,20 +457,18 @@ func releaseAll(bufs []*memory.Buffer) {
 }
 
 func toBuffer(mem memory.Allocator, src []byte) *memory.Buffer {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(len(src))
+	buf := newOutBuffer(mem, len(src))
 	copy(buf.Bytes(), src)
 	return buf
 }
 
 func offsetsBuffer(mem memory.Allocator, offs []int64, large bool) (*memory.Buffer, error) {
-	buf := memory.NewResizableBuffer(mem)
 	if large {
-		buf.Resize(8 * len(offs))
+		buf := newOutBuffer(mem, 8*len(offs))
 		copy(arrow.Int64Traits.CastFromBytes(buf.Bytes()), offs)
 		return buf, nil
 	}
-	buf.Resize(4 * len(offs))
+	buf := newOutBuffer(mem, 4*len(offs))
 	out := arrow.Int32Traits.CastFromBytes(buf.Bytes())[:len(offs)]
 	hi := int64(0)
 	for i, o := range offs {

@@ -52,8 +52,7 @@ func (b *Builder) growData(add, slots int) []byte {
 		copy(nd, b.data)
 		return nd
 	}
-	buf := memory.NewResizableBuffer(b.mem)
-	buf.Resize(target)
+	buf := newOutBuffer(b.mem, target) // bytes past len(b.data) are appended before use
 	nd := buf.Bytes()[:len(b.data)]
 	copy(nd, b.data)
 	if b.dataBuf != nil {
@@ -75,8 +74,14 @@ func (b *Builder) ReserveIn(mem memory.Allocator, n int) {
 	b.reserved = n
 	switch b.kind {
 	case KindFixed:
-		buf := memory.NewResizableBuffer(mem)
-		buf.Resize(int(bitutil.BytesForBits(int64(n) * int64(b.bits))))
+		size := int(bitutil.BytesForBits(int64(n) * int64(b.bits)))
+		var buf *memory.Buffer
+		if b.bits%8 == 0 { // whole bytes, only ever appended: no byte is read before it is written
+			buf = newOutBuffer(mem, size)
+		} else { // bits are set and cleared in place
+			buf = memory.NewResizableBuffer(mem)
+			buf.Resize(size)
+		}
 		b.arena, b.fixed = buf, buf.Bytes()[:0]
 	case KindVariable:
 		b.Reserve(n)
