@@ -43,10 +43,10 @@ $(VERSITYGW): scripts/install-s3server.sh
 test: venv build s3server test-go slt-configs test-python
 
 test-go:
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" VERSITYGW="$(VERSITYGW)" GO="$(GO)" sh scripts/gotest.sh
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" FLIGHTD_PYTHON="$(CURDIR)/$(VPY)" VERSITYGW="$(VERSITYGW)" FLIGHTD_POISON_FREED=1 GO="$(GO)" sh scripts/gotest.sh
 
 test-python:
-	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
+	PYTHONDONTWRITEBYTECODE=1 FLIGHTD_POISON_FREED=1 FLIGHTD_BIN="$(CURDIR)/$(BIN)" $(VPY) -m pytest -q integration/python
 
 ## slt: the sqllogictest corpus (in-process, over Flight SQL, over Lance); slt-rewrite regenerates
 ## expected results from DuckDB; slt-configs re-runs it with batch size 1 and 3, one and four

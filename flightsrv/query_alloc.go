@@ -2,6 +2,7 @@ package flightsrv
 
 import (
 	"math/bits"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -12,6 +13,13 @@ import (
 
 // maxRecycled bounds the bytes of released buffers a queryAllocator keeps for reuse.
 const maxRecycled = 32 << 20
+
+// poisonRecycled, set by a non-empty FLIGHTD_POISON_FREED (make test sets it), fills every
+// buffer a queryAllocator keeps with 0xDB as it comes back and every AllocateUninit buffer
+// with 0xCD: a reader of a released buffer, or of bytes a decoder did not write, then sees
+// garbage in the results the integration tests compare, instead of bytes that happen to
+// still be right.
+var poisonRecycled = os.Getenv("FLIGHTD_POISON_FREED") != ""
 
 // queryAllocator is the allocator of one query's result stream: the IPC writer's, and the
 // executor's when the plan only streams (streamsOnly). Every buffer it hands out comes from
@@ -53,7 +61,17 @@ func (a *queryAllocator) Allocate(size int) []byte {
 // caller that overwrites all of it (lanceformat/encoding's decoders ask for it).
 func (a *queryAllocator) AllocateUninit(size int) []byte {
 	b, _ := a.get(size)
+	if poisonRecycled {
+		fill(b, 0xCD)
+	}
 	return b
+}
+
+// fill sets every byte of b to v.
+func fill(b []byte, v byte) {
+	for i := range b {
+		b[i] = v
+	}
 }
 
 // get returns a buffer of size bytes, reused (contents unspecified) or new from mem (zeroed).
@@ -125,6 +143,9 @@ func (a *queryAllocator) Free(b []byte) {
 	}
 	keep := ok && !a.closed && a.kept+len(o) <= maxRecycled
 	if keep {
+		if poisonRecycled {
+			fill(o, 0xDB)
+		}
 		c := sizeClass(len(o))
 		a.free[c] = append(a.free[c], o)
 		a.kept += len(o)

@@ -33,6 +33,9 @@ func TestQueryAllocator(t *testing.T) {
 			a.Free(c)
 		}},
 		{"uninit reuse keeps the bytes", func(t *testing.T, a *queryAllocator) {
+			if poisonRecycled {
+				t.Skip("FLIGHTD_POISON_FREED overwrites kept buffers")
+			}
 			b := a.Allocate(4096)
 			b[0], b[4095] = 7, 9
 			a.Free(b)
