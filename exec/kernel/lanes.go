@@ -101,6 +101,42 @@ func LaneMul(dst []int64, n int, a, b Lane) []int64 {
 	return dst
 }
 
+// LaneMulLinear sets dst[i] = x[i] * (a[i]*ma + b[i]*mb) for i < n (dst resized to n):
+// LaneMul of x and LaneLinear of a and b in one pass; the caller has proven that neither the
+// linear combination nor the product overflows. x may be a constant; a or b may be a
+// constant, not both.
+func LaneMulLinear(dst []int64, n int, x, a Lane, ma int64, b Lane, mb int64) []int64 {
+	if x.Vals == nil {
+		dst = LaneLinear(dst, n, a, ma, b, mb)
+		for i, v := range dst {
+			dst[i] = v * x.Const
+		}
+		return dst
+	}
+	dst = growInt64(dst, n)
+	xv := x.Vals[:n]
+	switch {
+	case a.Vals == nil:
+		c := a.Const * ma
+		bv := b.Vals[:n]
+		for i, v := range xv {
+			dst[i] = v * (c + bv[i]*mb)
+		}
+	case b.Vals == nil:
+		c := b.Const * mb
+		av := a.Vals[:n]
+		for i, v := range xv {
+			dst[i] = v * (av[i]*ma + c)
+		}
+	default:
+		av, bv := a.Vals[:n], b.Vals[:n]
+		for i, v := range xv {
+			dst[i] = v * (av[i]*ma + bv[i]*mb)
+		}
+	}
+	return dst
+}
+
 func growInt64(s []int64, n int) []int64 {
 	if cap(s) < n {
 		return make([]int64, n)

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -272,39 +271,17 @@ func (c ConstCompare) selectDecimal(vals []decimal128.Num, sel []int32, all bool
 	return sel[:k]
 }
 
-// selectRangeAll is selectRange over every row: the tests of 64 rows go into one word
-// first (no stores), then only the kept positions are written.
+// selectRangeAll is selectRange over every row: each position is written, and the next
+// one overwrites it unless the row is kept (no branch on the data, so its cost does not
+// depend on the selectivity).
 func selectRangeAll[T int8 | int16 | int32 | int64](c ConstCompare, vals []T, sel []int32) []int32 {
 	width, lo := uint64(c.hi)-uint64(c.lo), uint64(c.lo)
-	flip := uint64(0)
-	if c.neg {
-		flip = ^flip
-	}
-	k, base := 0, 0
-	for ; base+64 <= len(vals); base += 64 {
-		block := vals[base : base+64]
-		var m uint64
-		for j, v := range block {
-			m |= uint64(b2i(uint64(int64(v))-lo <= width)) << uint(j)
-		}
-		m ^= flip
-		if m == ^uint64(0) {
-			dst := sel[k : k+64]
-			for j := range dst {
-				dst[j] = int32(base + j)
-			}
-			k += 64
-			continue
-		}
-		for ; m != 0; m &= m - 1 {
-			sel[k] = int32(base + bits.TrailingZeros64(m))
-			k++
-		}
-	}
-	for i := base; i < len(vals); i++ {
-		keep := (uint64(int64(vals[i]))-lo <= width) != c.neg
+	neg := b2i(c.neg)
+	sel = sel[:len(vals)]
+	k := 0
+	for i, v := range vals {
 		sel[k] = int32(i)
-		k += b2i(keep)
+		k += b2i(uint64(int64(v))-lo <= width) ^ neg
 	}
 	return sel[:k]
 }

@@ -130,7 +130,7 @@ func nonNil(s []int32) []int32 {
 	return s
 }
 
-// TestConstCompareBlocks: whole-batch selection (64 rows at a time) over runs where every
+// TestConstCompareBlocks: whole-batch selection over runs of 64 rows where every
 // row, no row and some rows pass, with a length that is not a multiple of 64, for ranges
 // and <>, against a row-by-row comparison.
 func TestConstCompareBlocks(t *testing.T) {

@@ -18,7 +18,8 @@ import (
 // kernel.DecimalArith and the checked narrowing would produce. Otherwise (a NULL in a
 // column, a value beyond int64, a bound too large) the batch takes the general path, which
 // raises the overflow errors DuckDB raises. Subexpressions shared between aggregates are
-// computed once (nodes are keyed by their text).
+// computed once (nodes are keyed by their text); a sum or difference used only as one
+// operand of a product (1 - l_discount) is computed inside the product's pass.
 
 // laneKind is what a lane node computes.
 type laneKind uint8
@@ -39,6 +40,9 @@ type laneNode struct {
 	a, b   int            // operand nodes
 	ma, mb int64          // laneLinear: the operands' rescaling factors (mb negative to subtract)
 	limit  uint64
+	// inlined marks a laneLinear whose only use is one laneMul's operand: only its bound is
+	// computed, and the product computes its values on the fly (kernel.LaneMulLinear)
+	inlined bool
 }
 
 // laneProgram is the lane form of an aggregate's decimal sum and avg arguments, with the
@@ -91,9 +95,39 @@ func compileLanes(aggs []plan.AggCall) *laneProgram {
 	if !found {
 		return nil
 	}
+	p.inlineLinear()
 	p.vals, p.bound = make([][]int64, len(p.nodes)), make([]uint64, len(p.nodes))
 	p.sums, p.summed = make([][]int64, len(p.nodes)), make([]bool, len(p.nodes))
 	return p
+}
+
+// inlineLinear marks the laneLinear nodes used once, as the operand of a laneMul, and not as
+// an aggregate's argument (TPC-H Q1's 1 - l_discount and 1 + l_tax): their values are
+// computed inside the product instead of in a pass of their own.
+func (p *laneProgram) inlineLinear() {
+	uses := make([]int, len(p.nodes))
+	for _, n := range p.nodes {
+		if n.kind == laneLinear || n.kind == laneMul {
+			uses[n.a]++
+			uses[n.b]++
+		}
+	}
+	for _, r := range p.roots {
+		if r >= 0 {
+			uses[r]++
+		}
+	}
+	for _, n := range p.nodes {
+		if n.kind != laneMul {
+			continue
+		}
+		for _, k := range [2]int{n.a, n.b} { // one operand at most: the other is read as is
+			if p.nodes[k].kind == laneLinear && uses[k] == 1 {
+				p.nodes[k].inlined = true
+				break
+			}
+		}
+	}
 }
 
 // compileRoot compiles an aggregate's argument; on failure it forgets the nodes it added.
@@ -243,7 +277,7 @@ func (p *laneProgram) compute(b arrow.RecordBatch) bool {
 		case laneMul:
 			p.bound[k], ok = kernel.LaneMulBound(p.bound[n.a], p.bound[n.b])
 			if ok = ok && p.bound[k] < n.limit; ok {
-				p.vals[k] = kernel.LaneMul(p.vals[k], rows, p.lane(n.a), p.lane(n.b))
+				p.vals[k] = p.mul(p.vals[k], rows, n)
 			}
 		}
 		if !ok {
@@ -262,8 +296,23 @@ func (p *laneProgram) linear(k int, n laneNode, rows int) bool {
 		return false
 	}
 	p.bound[k] = bound
-	p.vals[k] = kernel.LaneLinear(p.vals[k], rows, p.lane(n.a), n.ma, p.lane(n.b), n.mb)
+	if !n.inlined {
+		p.vals[k] = kernel.LaneLinear(p.vals[k], rows, p.lane(n.a), n.ma, p.lane(n.b), n.mb)
+	}
 	return true
+}
+
+// mul computes the values of n, a laneMul, into dst (reused), computing an inlined
+// laneLinear operand's values on the fly.
+func (p *laneProgram) mul(dst []int64, rows int, n laneNode) []int64 {
+	x, l := n.a, n.b
+	if p.nodes[x].inlined {
+		x, l = l, x
+	}
+	if lin := p.nodes[l]; lin.inlined {
+		return kernel.LaneMulLinear(dst, rows, p.lane(x), p.lane(lin.a), lin.ma, p.lane(lin.b), lin.mb)
+	}
+	return kernel.LaneMul(dst, rows, p.lane(n.a), p.lane(n.b))
 }
 
 // lane returns node k's current values as a kernel operand.

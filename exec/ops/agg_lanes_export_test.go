@@ -18,3 +18,6 @@ func DisableSmallKeys(a *Aggregate) { a.small.off = true }
 
 // SmallKeysCached returns how many packed keys a's cache holds.
 func SmallKeysCached(a *Aggregate) int { return a.small.nkeys }
+
+// CharKeyBatches returns how many batches a grouped through its one-byte key table.
+func CharKeyBatches(a *Aggregate) int { return a.small.charBatches }

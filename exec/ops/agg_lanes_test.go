@@ -118,30 +118,47 @@ func TestAggregateLanes(t *testing.T) {
 	}
 	for name, cond := range conds {
 		for _, keys := range [][]plan.Expr{nil, {col(0, str)}} {
-			aggs := laneAggs()
-			out := aggOutSchema(keys, aggs)
-			var made []*ops.Aggregate
-			make := func(in exec.Operator, env exec.Env) *ops.Aggregate {
-				a := ops.NewAggregate(in, keys, aggs, out, env)
-				if cond != nil {
-					a.SetInputFilter(cond)
-				}
-				made = append(made, a)
-				return a
-			}
-			want := generalAggregate(t, laneSchema, make, lanesPath, rows)
-			require.NotEmpty(t, want)
-			c := exectest.Case{Name: fmt.Sprintf("%s/keys=%d", name, len(keys)), Schema: laneSchema, Input: rows, Expected: want,
-				Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil }}
-			made = nil
-			exectest.Run(t, c)
-			used := 0
-			for _, a := range made {
-				used += ops.LaneBatches(a)
-			}
-			require.Positive(t, used, "%s: no batch used the lanes", c.Name)
+			requireFastPath(t, fastCase{name: fmt.Sprintf("%s/keys=%d", name, len(keys)), schema: laneSchema,
+				rows: rows, keys: keys, aggs: laneAggs(), cond: cond}, lanesPath)
 		}
 	}
+}
+
+// fastCase is an aggregate (with a fused filter when cond is set) over rows, for
+// requireFastPath.
+type fastCase struct {
+	name   string
+	schema *arrow.Schema
+	rows   exectest.Rows
+	keys   []plan.Expr
+	aggs   []plan.AggCall
+	cond   plan.Expr
+}
+
+// requireFastPath runs c at every batch size and layout and requires the result of the
+// general path (fast turned off) and some use of fast.
+func requireFastPath(t *testing.T, c fastCase, fast fastPath) {
+	t.Helper()
+	out := aggOutSchema(c.keys, c.aggs)
+	var made []*ops.Aggregate
+	make := func(in exec.Operator, env exec.Env) *ops.Aggregate {
+		a := ops.NewAggregate(in, c.keys, c.aggs, out, env)
+		if c.cond != nil {
+			a.SetInputFilter(c.cond)
+		}
+		made = append(made, a)
+		return a
+	}
+	want := generalAggregate(t, c.schema, make, fast, c.rows)
+	require.NotEmpty(t, want)
+	made = nil
+	exectest.Run(t, exectest.Case{Name: c.name, Schema: c.schema, Input: c.rows, Expected: want,
+		Make: func(in exec.Operator, env exec.Env) (exec.Operator, error) { return make(in, env), nil }})
+	used := 0
+	for _, a := range made {
+		used += fast.used(a)
+	}
+	require.Positive(t, used, "%s: the fast path was not used", c.name)
 }
 
 // TestAggregateLanesBounds: a product typed narrower than its operands' bounds allow takes

@@ -31,7 +31,8 @@ import (
 // (Order-sensitive aggregates — first, last, list, string_agg — follow input order.)
 //
 // Per batch it may apply its input's WHERE condition itself (SetInputFilter,
-// aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go), keep
+// aggregate_filter.go), match narrow keys as packed integers (aggregate_small.go) and
+// one-byte string keys through a direct table (aggregate_chars.go), keep
 // the groups of up to four integer keys in a typed hash table (aggregate_ints.go), compute
 // arithmetic its arguments share once (aggregate_cse.go), compute and sum decimal sum/avg
 // arguments as int64s when their bounds allow (agg_lanes.go) and allocate its per-batch

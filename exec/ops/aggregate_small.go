@@ -34,6 +34,9 @@ type smallKeys struct {
 	nkeys  int         // keys in table
 	packed []uint64    // per row of the current batch
 	fits   []bool      // per row: its key packs into the layout
+	chars  *charTable  // groups of one-byte keys (aggregate_chars.go); nil until used
+	// charBatches counts the batches assigned through chars
+	charBatches int
 }
 
 // assign sets the group of every included row of the batch whose key columns are cols and
@@ -45,6 +48,9 @@ func (s *smallKeys) assign(cols []arrow.Array, groups []int32, include []bool) b
 	}
 	if s.widths == nil && !s.layout(cols) {
 		return false
+	}
+	if done, ok := s.assignChars(cols, groups, include); done {
+		return ok
 	}
 	if !s.pack(cols) {
 		return false
