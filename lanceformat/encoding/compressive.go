@@ -264,6 +264,10 @@ func (vd *valueDecoder) variableRange(b *Builder, enc *enc21pb.CompressiveEncodi
 		}
 		return vd.variableRange(b, e.General.GetValues(), inner, n, lo, hi, depth+1)
 	}
+	if v := enc.GetVariable(); v != nil && v.GetValues() == nil && len(bufs) > 0 &&
+		v.GetOffsets().GetFlat().GetBitsPerValue() == 32 {
+		return b.appendVariable32(bufs[0], n, lo, hi) // the common chunk: no widened offsets
+	}
 	offs, data, err := vd.rawVariable(enc, bufs, n, depth)
 	if err != nil {
 		return err

@@ -334,7 +334,9 @@ func gatherShort[I index](b *Builder, sd *shortDict, idx []I) {
 		for i, k := range idx {
 			k := min(uint64(k), dn)
 			w := (*[3]uint64)(words[3*k : 3*k+3])
-			*(*[3]uint64)(unsafe.Add(dst, pos)) = *w
+			// Three word stores: an array assignment compiles to a memmove call.
+			p := (*[3]uint64)(unsafe.Add(dst, pos))
+			p[0], p[1], p[2] = w[0], w[1], w[2]
 			pos += lens[k]
 			ends[i] = base + pos
 		}

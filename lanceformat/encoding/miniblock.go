@@ -193,7 +193,8 @@ func (m *MiniBlock) splitChunk(c []byte) (chunkParts, error) {
 	if m.layout.GetHasLargeChunk() {
 		width = 4
 	}
-	sizes := make([]int, nb)
+	var sizeBuf [64]int // nb <= 64: no allocation per chunk
+	sizes := sizeBuf[:nb]
 	for i := range sizes {
 		if sizes[i], err = cc.word(width); err != nil {
 			return cp, err
@@ -205,6 +206,7 @@ func (m *MiniBlock) splitChunk(c []byte) (chunkParts, error) {
 	if cp.def, err = cc.take(defSize); err != nil {
 		return cp, err
 	}
+	cp.bufs = make([][]byte, 0, nb)
 	for _, s := range sizes {
 		b, err := cc.take(s)
 		if err != nil {

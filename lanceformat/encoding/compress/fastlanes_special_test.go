@@ -92,3 +92,30 @@ func TestFastLanesDecodeOddLengths(t *testing.T) {
 		}
 	}
 }
+
+// The wide unpackers (64/t lanes a uint64) agree with the generic unpacker for every
+// (t < 64, w) on random packed bits, at every alignment of the block and of the output,
+// and write exactly their block.
+func TestFastLanesWideMatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, tw := range []int{8, 16, 32} {
+		bw := tw / 8
+		for w := 1; w <= tw; w++ {
+			for _, shift := range []int{0, 1, 4, 7} {
+				packed := make([]byte, shift+FastLanesPackedSize(w))
+				for i := range packed {
+					packed[i] = byte(r.Uint32())
+				}
+				packed = packed[shift:]
+				out := bytes.Repeat([]byte{0xa5}, 8+shift+1024*bw+8)
+				dst := out[8+shift : 8+shift+1024*bw]
+				unpackWide(tw, w, packed, dst)
+				want := make([]byte, 1024*bw)
+				unpackGeneric(tw, w, packed, want)
+				require.Equal(t, want, dst, "t=%d w=%d shift=%d", tw, w, shift)
+				require.Equal(t, bytes.Repeat([]byte{0xa5}, 8+shift), out[:8+shift], "t=%d w=%d: wrote before", tw, w)
+				require.Equal(t, bytes.Repeat([]byte{0xa5}, 8), out[8+shift+1024*bw:], "t=%d w=%d: wrote after", tw, w)
+			}
+		}
+	}
+}

@@ -2,174 +2,175 @@
 
 package compress
 
-// unpack8Funcs[w] unpacks one FastLanes block of 1024 uint8 values packed to w bits
-// (1 <= w <= 8); in must hold at least 128*w words.
-var unpack8Funcs = [...]func(in []uint8, out *[1024]uint8){nil, unpack8w1, unpack8w2, unpack8w3, unpack8w4, unpack8w5, unpack8w6, unpack8w7, unpack8w8}
+// unpack8WideFuncs[w] unpacks one FastLanes block of 1024 uint8 values packed to w bits
+// (1 <= w <= 8), block and output viewed as uint64 words: in must hold at least 16*w
+// of them, out 128.
+var unpack8WideFuncs = [...]func(in, out []uint64){nil, unpack8w1Wide, unpack8w2Wide, unpack8w3Wide, unpack8w4Wide, unpack8w5Wide, unpack8w6Wide, unpack8w7Wide, unpack8w8Wide}
 
-func unpack8w1(in []uint8, out *[1024]uint8) {
-	p := (*[128]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		out[0+lane] = src & 0x1
-		out[128+lane] = (src >> 1) & 0x1
-		out[256+lane] = (src >> 2) & 0x1
-		out[384+lane] = (src >> 3) & 0x1
-		out[512+lane] = (src >> 4) & 0x1
-		out[640+lane] = (src >> 5) & 0x1
-		out[768+lane] = (src >> 6) & 0x1
-		out[896+lane] = src >> 7
+func unpack8w1Wide(in, out []uint64) {
+	p, o := (*[16]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		o[0+g] = src & 0x101010101010101
+		o[16+g] = (src >> 1) & 0x101010101010101
+		o[32+g] = (src >> 2) & 0x101010101010101
+		o[48+g] = (src >> 3) & 0x101010101010101
+		o[64+g] = (src >> 4) & 0x101010101010101
+		o[80+g] = (src >> 5) & 0x101010101010101
+		o[96+g] = (src >> 6) & 0x101010101010101
+		o[112+g] = (src >> 7) & 0x101010101010101
 	}
 }
 
-func unpack8w2(in []uint8, out *[1024]uint8) {
-	p := (*[256]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		out[0+lane] = src & 0x3
-		out[128+lane] = (src >> 2) & 0x3
-		out[256+lane] = (src >> 4) & 0x3
-		out[384+lane] = src >> 6
-		src = p[128+lane]
-		out[512+lane] = src & 0x3
-		out[640+lane] = (src >> 2) & 0x3
-		out[768+lane] = (src >> 4) & 0x3
-		out[896+lane] = src >> 6
+func unpack8w2Wide(in, out []uint64) {
+	p, o := (*[32]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		o[0+g] = src & 0x303030303030303
+		o[16+g] = (src >> 2) & 0x303030303030303
+		o[32+g] = (src >> 4) & 0x303030303030303
+		o[48+g] = (src >> 6) & 0x303030303030303
+		src = p[16+g]
+		o[64+g] = src & 0x303030303030303
+		o[80+g] = (src >> 2) & 0x303030303030303
+		o[96+g] = (src >> 4) & 0x303030303030303
+		o[112+g] = (src >> 6) & 0x303030303030303
 	}
 }
 
-func unpack8w3(in []uint8, out *[1024]uint8) {
-	p := (*[384]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		var lo uint8
-		out[0+lane] = src & 0x7
-		out[128+lane] = (src >> 3) & 0x7
-		lo = src >> 6
-		src = p[128+lane]
-		out[256+lane] = (lo | src<<2) & 0x7
-		out[384+lane] = (src >> 1) & 0x7
-		out[512+lane] = (src >> 4) & 0x7
-		lo = src >> 7
-		src = p[256+lane]
-		out[640+lane] = (lo | src<<1) & 0x7
-		out[768+lane] = (src >> 2) & 0x7
-		out[896+lane] = src >> 5
+func unpack8w3Wide(in, out []uint64) {
+	p, o := (*[48]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		var lo uint64
+		o[0+g] = src & 0x707070707070707
+		o[16+g] = (src >> 3) & 0x707070707070707
+		lo = (src >> 6) & 0x303030303030303
+		src = p[16+g]
+		o[32+g] = lo | (src<<2)&0x404040404040404
+		o[48+g] = (src >> 1) & 0x707070707070707
+		o[64+g] = (src >> 4) & 0x707070707070707
+		lo = (src >> 7) & 0x101010101010101
+		src = p[32+g]
+		o[80+g] = lo | (src<<1)&0x606060606060606
+		o[96+g] = (src >> 2) & 0x707070707070707
+		o[112+g] = (src >> 5) & 0x707070707070707
 	}
 }
 
-func unpack8w4(in []uint8, out *[1024]uint8) {
-	p := (*[512]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		out[0+lane] = src & 0xf
-		out[128+lane] = src >> 4
-		src = p[128+lane]
-		out[256+lane] = src & 0xf
-		out[384+lane] = src >> 4
-		src = p[256+lane]
-		out[512+lane] = src & 0xf
-		out[640+lane] = src >> 4
-		src = p[384+lane]
-		out[768+lane] = src & 0xf
-		out[896+lane] = src >> 4
+func unpack8w4Wide(in, out []uint64) {
+	p, o := (*[64]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		o[0+g] = src & 0xf0f0f0f0f0f0f0f
+		o[16+g] = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[16+g]
+		o[32+g] = src & 0xf0f0f0f0f0f0f0f
+		o[48+g] = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[32+g]
+		o[64+g] = src & 0xf0f0f0f0f0f0f0f
+		o[80+g] = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[48+g]
+		o[96+g] = src & 0xf0f0f0f0f0f0f0f
+		o[112+g] = (src >> 4) & 0xf0f0f0f0f0f0f0f
 	}
 }
 
-func unpack8w5(in []uint8, out *[1024]uint8) {
-	p := (*[640]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		var lo uint8
-		out[0+lane] = src & 0x1f
-		lo = src >> 5
-		src = p[128+lane]
-		out[128+lane] = (lo | src<<3) & 0x1f
-		out[256+lane] = (src >> 2) & 0x1f
-		lo = src >> 7
-		src = p[256+lane]
-		out[384+lane] = (lo | src<<1) & 0x1f
-		lo = src >> 4
-		src = p[384+lane]
-		out[512+lane] = (lo | src<<4) & 0x1f
-		out[640+lane] = (src >> 1) & 0x1f
-		lo = src >> 6
-		src = p[512+lane]
-		out[768+lane] = (lo | src<<2) & 0x1f
-		out[896+lane] = src >> 3
+func unpack8w5Wide(in, out []uint64) {
+	p, o := (*[80]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		var lo uint64
+		o[0+g] = src & 0x1f1f1f1f1f1f1f1f
+		lo = (src >> 5) & 0x707070707070707
+		src = p[16+g]
+		o[16+g] = lo | (src<<3)&0x1818181818181818
+		o[32+g] = (src >> 2) & 0x1f1f1f1f1f1f1f1f
+		lo = (src >> 7) & 0x101010101010101
+		src = p[32+g]
+		o[48+g] = lo | (src<<1)&0x1e1e1e1e1e1e1e1e
+		lo = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[48+g]
+		o[64+g] = lo | (src<<4)&0x1010101010101010
+		o[80+g] = (src >> 1) & 0x1f1f1f1f1f1f1f1f
+		lo = (src >> 6) & 0x303030303030303
+		src = p[64+g]
+		o[96+g] = lo | (src<<2)&0x1c1c1c1c1c1c1c1c
+		o[112+g] = (src >> 3) & 0x1f1f1f1f1f1f1f1f
 	}
 }
 
-func unpack8w6(in []uint8, out *[1024]uint8) {
-	p := (*[768]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		var lo uint8
-		out[0+lane] = src & 0x3f
-		lo = src >> 6
-		src = p[128+lane]
-		out[128+lane] = (lo | src<<2) & 0x3f
-		lo = src >> 4
-		src = p[256+lane]
-		out[256+lane] = (lo | src<<4) & 0x3f
-		out[384+lane] = src >> 2
-		src = p[384+lane]
-		out[512+lane] = src & 0x3f
-		lo = src >> 6
-		src = p[512+lane]
-		out[640+lane] = (lo | src<<2) & 0x3f
-		lo = src >> 4
-		src = p[640+lane]
-		out[768+lane] = (lo | src<<4) & 0x3f
-		out[896+lane] = src >> 2
+func unpack8w6Wide(in, out []uint64) {
+	p, o := (*[96]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		var lo uint64
+		o[0+g] = src & 0x3f3f3f3f3f3f3f3f
+		lo = (src >> 6) & 0x303030303030303
+		src = p[16+g]
+		o[16+g] = lo | (src<<2)&0x3c3c3c3c3c3c3c3c
+		lo = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[32+g]
+		o[32+g] = lo | (src<<4)&0x3030303030303030
+		o[48+g] = (src >> 2) & 0x3f3f3f3f3f3f3f3f
+		src = p[48+g]
+		o[64+g] = src & 0x3f3f3f3f3f3f3f3f
+		lo = (src >> 6) & 0x303030303030303
+		src = p[64+g]
+		o[80+g] = lo | (src<<2)&0x3c3c3c3c3c3c3c3c
+		lo = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[80+g]
+		o[96+g] = lo | (src<<4)&0x3030303030303030
+		o[112+g] = (src >> 2) & 0x3f3f3f3f3f3f3f3f
 	}
 }
 
-func unpack8w7(in []uint8, out *[1024]uint8) {
-	p := (*[896]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		var lo uint8
-		out[0+lane] = src & 0x7f
-		lo = src >> 7
-		src = p[128+lane]
-		out[128+lane] = (lo | src<<1) & 0x7f
-		lo = src >> 6
-		src = p[256+lane]
-		out[256+lane] = (lo | src<<2) & 0x7f
-		lo = src >> 5
-		src = p[384+lane]
-		out[384+lane] = (lo | src<<3) & 0x7f
-		lo = src >> 4
-		src = p[512+lane]
-		out[512+lane] = (lo | src<<4) & 0x7f
-		lo = src >> 3
-		src = p[640+lane]
-		out[640+lane] = (lo | src<<5) & 0x7f
-		lo = src >> 2
-		src = p[768+lane]
-		out[768+lane] = (lo | src<<6) & 0x7f
-		out[896+lane] = src >> 1
+func unpack8w7Wide(in, out []uint64) {
+	p, o := (*[112]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		var lo uint64
+		o[0+g] = src & 0x7f7f7f7f7f7f7f7f
+		lo = (src >> 7) & 0x101010101010101
+		src = p[16+g]
+		o[16+g] = lo | (src<<1)&0x7e7e7e7e7e7e7e7e
+		lo = (src >> 6) & 0x303030303030303
+		src = p[32+g]
+		o[32+g] = lo | (src<<2)&0x7c7c7c7c7c7c7c7c
+		lo = (src >> 5) & 0x707070707070707
+		src = p[48+g]
+		o[48+g] = lo | (src<<3)&0x7878787878787878
+		lo = (src >> 4) & 0xf0f0f0f0f0f0f0f
+		src = p[64+g]
+		o[64+g] = lo | (src<<4)&0x7070707070707070
+		lo = (src >> 3) & 0x1f1f1f1f1f1f1f1f
+		src = p[80+g]
+		o[80+g] = lo | (src<<5)&0x6060606060606060
+		lo = (src >> 2) & 0x3f3f3f3f3f3f3f3f
+		src = p[96+g]
+		o[96+g] = lo | (src<<6)&0x4040404040404040
+		o[112+g] = (src >> 1) & 0x7f7f7f7f7f7f7f7f
 	}
 }
 
-func unpack8w8(in []uint8, out *[1024]uint8) {
-	p := (*[1024]uint8)(in)
-	for lane := range 128 {
-		src := p[lane]
-		out[0+lane] = src
-		src = p[128+lane]
-		out[128+lane] = src
-		src = p[256+lane]
-		out[256+lane] = src
-		src = p[384+lane]
-		out[384+lane] = src
-		src = p[512+lane]
-		out[512+lane] = src
-		src = p[640+lane]
-		out[640+lane] = src
-		src = p[768+lane]
-		out[768+lane] = src
-		src = p[896+lane]
-		out[896+lane] = src
+func unpack8w8Wide(in, out []uint64) {
+	p, o := (*[128]uint64)(in), (*[128]uint64)(out)
+	for g := range 16 {
+		src := p[g]
+		o[0+g] = src
+		src = p[16+g]
+		o[16+g] = src
+		src = p[32+g]
+		o[32+g] = src
+		src = p[48+g]
+		o[48+g] = src
+		src = p[64+g]
+		o[64+g] = src
+		src = p[80+g]
+		o[80+g] = src
+		src = p[96+g]
+		o[96+g] = src
+		src = p[112+g]
+		o[112+g] = src
 	}
 }

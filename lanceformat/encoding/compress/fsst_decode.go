@@ -3,6 +3,7 @@ package compress
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unsafe"
 )
 
@@ -12,6 +13,7 @@ import (
 type fsstDecodeTable struct {
 	sym  [256]uint64
 	slen [256]uint8
+	full bool // every code but the escape has a symbol: no code can be bad
 }
 
 func newFSSTDecodeTable(symbols [][]byte) *fsstDecodeTable {
@@ -23,6 +25,7 @@ func newFSSTDecodeTable(symbols [][]byte) *fsstDecodeTable {
 		var w [8]byte
 		copy(w[:], s)
 		ft.sym[c], ft.slen[c] = binary.LittleEndian.Uint64(w[:]), uint8(len(s))
+		ft.full = c == FSSTEscape-1
 	}
 	return ft
 }
@@ -184,81 +187,145 @@ func (ft *fsstDecodeTable) decodeOne(out []byte, pos, limit int, src []byte) (in
 // decodeRun decodes the strings given by offsets (non-decreasing, within data) into out,
 // which has room for FSSTMaxSymbolLen bytes per compressed byte plus that much slack, in
 // one loop over the run's codes, and appends base plus each string's end to ends. It
-// returns the decoded size. A code without a symbol writes nothing and is reported once
-// the run is done.
+// returns the decoded size. Codes without a symbol are looked for first, in a pass of
+// their own, and only when the table has such codes (Lance's tables for large pages have
+// all 255 symbols).
 //
 // The room makes every store safe without a check: a code moves the output by at most
 // FSSTMaxSymbolLen (an escape by 1 for 2 input bytes), so before each code pos is at most
-// FSSTMaxSymbolLen times the bytes consumed, and the 8-byte store ends inside out. Codes
-// are taken four at a time while none of them is an escape.
+// FSSTMaxSymbolLen times the bytes consumed, and the 8-byte store ends inside out.
 func (ft *fsstDecodeTable) decodeRun(ends []int64, out []byte, base int64, offsets []uint64, data []byte) ([]int64, int, error) {
-	n0 := len(ends)
-	lo, hi := offsets[0], offsets[len(offsets)-1]
+	n0, n := len(ends), len(offsets)-1
+	lo, hi := offsets[0], offsets[n]
 	if lo > hi || hi > uint64(len(data)) || uint64(len(out)) < FSSTMaxSymbolLen*(hi-lo+1) {
 		return ends[:n0], 0, corruptf("fsst: strings span [%d,%d) of %d bytes", lo, hi, len(data))
 	}
-	ends = growInt64(ends, len(offsets)-1)
-	strEnds := ends[n0 : n0+len(offsets)-1]
-	dst := unsafe.Pointer(unsafe.SliceData(out))
-	src := unsafe.Pointer(unsafe.SliceData(data))
-	pos, i := 0, int(lo)
-	var shortest uint8 = FSSTMaxSymbolLen
-	for k := 1; k < len(offsets); k++ {
-		e := int(offsets[k])
-		if e < i || e > int(hi) { // (past the last: a later offset decreases; caught before reading)
-			return ends[:n0], 0, corruptf("fsst: offset %d (%d) below the previous (%d) or past the last (%d)", k, e, offsets[k-1], hi)
-		}
-		for i < e {
-			if i+4 <= e {
-				w := *(*uint32)(unsafe.Add(src, i))
-				if (w^0xFFFFFFFF-0x01010101)&^(w^0xFFFFFFFF)&0x80808080 == 0 { // no escape among the four
-					c0, c1, c2, c3 := uint8(w), uint8(w>>8), uint8(w>>16), uint8(w>>24)
-					l0, l1, l2, l3 := ft.slen[c0], ft.slen[c1], ft.slen[c2], ft.slen[c3]
-					shortest = min(shortest, l0, l1, l2, l3)
-					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c0]
-					pos += int(l0)
-					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c1]
-					pos += int(l1)
-					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c2]
-					pos += int(l2)
-					*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c3]
-					pos += int(l3)
-					i += 4
-					continue
-				}
-			}
-			c := *(*uint8)(unsafe.Add(src, i))
-			i++
-			if c == FSSTEscape {
-				if i >= e {
-					return ends[:n0], 0, fmt.Errorf("fsst: string %d: %w", k-1, corruptf("fsst: escape code at end of string"))
-				}
-				*(*uint8)(unsafe.Add(dst, pos)) = *(*uint8)(unsafe.Add(src, i))
-				pos++
-				i++
-				continue
-			}
-			l := ft.slen[c]
-			shortest = min(shortest, l)
-			*(*uint64)(unsafe.Add(dst, pos)) = ft.sym[c]
-			pos += int(l)
-		}
-		strEnds[k-1] = base + int64(pos)
+	if k := firstDecrease(offsets); k > 0 {
+		return ends[:n0], 0, corruptf("fsst: offset %d (%d) below the previous (%d)", k, offsets[k], offsets[k-1])
 	}
-	if shortest == 0 {
-		return ends[:n0], 0, ft.firstBadCode(data[lo:hi])
+	if n == 0 {
+		return ends, 0, nil
 	}
-	return ends[:n0+len(strEnds)], pos, nil
+	if !ft.full {
+		if _, err := ft.size(data[lo:hi]); err != nil {
+			return ends[:n0], 0, err
+		}
+	}
+	ends = growInt64(ends, n)
+	r := fsstRun{ft: ft, out: out, data: data[:hi], offsets: offsets, ends: ends[n0 : n0+n], base: base, i: int(lo)}
+	if err := r.run(); err != nil {
+		return ends[:n0], 0, err
+	}
+	return ends[:n0+n], r.pos, nil
 }
 
-// firstBadCode returns the error for the first code of src (whole strings) that has no
-// symbol.
-func (ft *fsstDecodeTable) firstBadCode(src []byte) error {
-	_, err := ft.size(src)
-	if err == nil {
-		err = corruptf("fsst: code without a symbol")
+// fsstRun is the state of decodeRun: the output position pos, the input position i and
+// the number k of strings ended. at[j] is the output position before code j of the last
+// block of eight and at[8] the current one, so a string ending at input e <= i (and after
+// the block's start) ends at output at[8-(i-e)].
+type fsstRun struct {
+	ft        *fsstDecodeTable
+	out, data []byte // data ends at the run's end
+	offsets   []uint64
+	ends      []int64
+	base      int64
+	pos, i, k int
+	at        [16]int
+}
+
+// run decodes the codes from i on and records the ends of the strings from k on: eight
+// codes at a time while the next eight bytes hold no escape and lie within the run, else
+// one code (or escape and literal). Strings ending inside a block are recorded after it.
+// The block is unrolled by hand (the compiler neither unrolls the loop nor inlines a helper
+// this size, and either costs a fifth of the decode time).
+func (r *fsstRun) run() error {
+	out, data, ft, at := r.out, r.data, r.ft, &r.at
+	dst, src := unsafe.Pointer(unsafe.SliceData(out)), unsafe.Pointer(unsafe.SliceData(data))
+	sym, slen := &ft.sym, &ft.slen
+	pos, i, k := r.pos, r.i, r.k
+	e := int(r.offsets[k+1])
+	for {
+		for e <= i {
+			r.ends[k] = r.base + int64(at[(8-(i-e))&15])
+			if k++; k == len(r.ends) {
+				r.pos, r.i, r.k = pos, i, k
+				return nil
+			}
+			e = int(r.offsets[k+1])
+		}
+		if i+8 <= len(data) {
+			w := *(*uint64)(unsafe.Add(src, i))
+			if t := ^w; (t-0x0101010101010101)&^t&0x8080808080808080 == 0 { // no escape among the eight
+				at[0] = pos
+				l0 := slen[uint8(w)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w)]
+				pos += int(l0)
+				at[1] = pos
+				l1 := slen[uint8(w>>8)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>8)]
+				pos += int(l1)
+				at[2] = pos
+				l2 := slen[uint8(w>>16)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>16)]
+				pos += int(l2)
+				at[3] = pos
+				l3 := slen[uint8(w>>24)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>24)]
+				pos += int(l3)
+				at[4] = pos
+				l4 := slen[uint8(w>>32)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>32)]
+				pos += int(l4)
+				at[5] = pos
+				l5 := slen[uint8(w>>40)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>40)]
+				pos += int(l5)
+				at[6] = pos
+				l6 := slen[uint8(w>>48)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>48)]
+				pos += int(l6)
+				at[7] = pos
+				l7 := slen[uint8(w>>56)]
+				*(*uint64)(unsafe.Add(dst, pos)) = sym[uint8(w>>56)]
+				pos += int(l7)
+				at[8] = pos
+				i += 8
+				continue
+			}
+		}
+		if c := data[i]; c != FSSTEscape {
+			l := slen[c]
+			*(*uint64)(unsafe.Add(dst, pos)) = sym[c]
+			pos += int(l)
+			i++
+		} else if i+1 < e {
+			out[pos] = data[i+1]
+			pos++
+			i += 2
+		} else {
+			return corruptf("fsst: string %d: escape code at end of string", k)
+		}
+		at[8] = pos
 	}
-	return err
+}
+
+// firstDecrease returns the first k with offsets[k] < offsets[k-1], or 0 if there is none.
+// The first pass only accumulates borrows, so it runs without a branch per offset.
+func firstDecrease(offsets []uint64) int {
+	var borrow uint64
+	for k := 1; k < len(offsets); k++ {
+		_, b := bits.Sub64(offsets[k], offsets[k-1], 0)
+		borrow |= b
+	}
+	if borrow == 0 {
+		return 0
+	}
+	for k := 1; k < len(offsets); k++ {
+		if offsets[k] < offsets[k-1] {
+			return k
+		}
+	}
+	return 0
 }
 
 // growBytes returns b with room for n more bytes, len unchanged.

@@ -33,14 +33,18 @@ func decodeNaive(tab *FSSTTable, offs []uint64, data []byte) ([][]byte, bool) {
 	return out, true
 }
 
-// The one-run decoder (decodeRun: four codes at a time between escapes) and the
-// string-at-a-time decoder agree with a naive decode on random symbol tables and codes,
-// with escapes anywhere (also among the four), codes without a symbol and runs of every
-// length, and both report the same strings as corrupt.
+// The one-run decoder (decodeRun: eight codes at a time between escapes, across string
+// boundaries) and the string-at-a-time decoder agree with a naive decode on random symbol
+// tables (every symbol length 1..8) and codes, with escapes anywhere (also inside a block),
+// codes without a symbol, empty strings, strings much shorter and much longer than a block
+// and runs of every length, and both report the same strings as corrupt.
 func TestFSSTRunMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for iter := range 400 {
+	for iter := range 1200 {
 		nsym := 1 + r.IntN(254)
+		if iter%3 == 0 {
+			nsym = FSSTEscape // every code has a symbol
+		}
 		syms := make([][]byte, nsym)
 		for i := range syms {
 			syms[i] = make([]byte, 1+r.IntN(FSSTMaxSymbolLen))
@@ -50,13 +54,15 @@ func TestFSSTRunMatchesNaive(t *testing.T) {
 		}
 		tab := &FSSTTable{EncoderSwitch: true, Symbols: syms}
 		corrupt := iter%4 == 3
+		escapes := []int{0, 10, 200}[iter%3] // one escape in this many codes (0: none)
+		maxCodes := []int{3, 30, 200}[(iter/3)%3]
 		offs, data := []uint64{0}, []byte{}
-		for range r.IntN(40) {
-			for range r.IntN(30) {
-				switch k := r.IntN(10); {
-				case k == 0:
+		for range r.IntN(60) {
+			for range r.IntN(maxCodes + 1) {
+				switch k := r.IntN(1000); {
+				case escapes > 0 && k < 1000/escapes:
 					data = append(data, FSSTEscape, byte(r.IntN(256)))
-				case k == 1 && corrupt:
+				case corrupt && k >= 990:
 					data = append(data, byte(nsym+r.IntN(FSSTEscape-nsym+1))) // no symbol, or an escape
 				default:
 					data = append(data, byte(r.IntN(nsym)))
@@ -88,6 +94,45 @@ func TestFSSTRunMatchesNaive(t *testing.T) {
 				prev = ends[i+1]
 			}
 			require.Equal(t, prev, int64(len(got)))
+		}
+	}
+}
+
+// A code without a symbol, or an escape ending a string, at any position of an eight-code
+// block and of the run (first, last, in the single-code tail) is reported, whatever the
+// string boundaries around it; the same run without the fault decodes.
+func TestFSSTRunFaultAnyPosition(t *testing.T) {
+	tab := &FSSTTable{EncoderSwitch: true, Symbols: strs("a", "bc", "def", "ghij", "klmno", "pqrstu", "vwxyzAB", "CDEFGHIJ")}
+	const nsym = 8
+	for _, fault := range []string{"no symbol", "escape at end"} {
+		for n := 1; n <= 27; n++ {
+			for at := range n {
+				for _, split := range []int{1, 3, 8, 100} { // codes a string
+					data := make([]byte, n)
+					for i := range data {
+						data[i] = byte(i % nsym)
+					}
+					offs := []uint64{0}
+					for i := split; i < n; i += split {
+						offs = append(offs, uint64(i))
+					}
+					offs = append(offs, uint64(n))
+					_, _, err := tab.AppendStrings(nil, nil, offs, data, FSSTMaxSymbolLen*n)
+					require.NoError(t, err, "%s n=%d at=%d split=%d", fault, n, at, split)
+					if fault == "no symbol" {
+						data[at] = nsym + byte(at%3)
+					} else {
+						data[at] = FSSTEscape
+						if at+1 < n { // make the escape the last byte of its string
+							offs = []uint64{0, uint64(at + 1), uint64(n)}
+						}
+					}
+					ends, out, err := tab.AppendStrings([]int64{7}, []byte("x"), offs, data, FSSTMaxSymbolLen*n)
+					require.ErrorIs(t, err, ErrCorrupt, "%s n=%d at=%d split=%d", fault, n, at, split)
+					require.Equal(t, []int64{7}, ends)
+					require.Equal(t, "x", string(out))
+				}
+			}
 		}
 	}
 }

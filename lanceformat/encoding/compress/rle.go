@@ -229,8 +229,16 @@ func fillRunsWords[W word](out, values, lengths []byte, n int) (int, bool) {
 	lengths = lengths[:min(len(lengths), len(v))]
 	pos := 0
 	for r, l := range lengths {
-		end := min(n, pos+int(l))
 		x := v[r]
+		if l <= 8 && pos+8 <= n {
+			// Short run (TPC-H keys repeat 1..7 times): eight stores without a loop, then
+			// move by the run's length; later runs overwrite the surplus.
+			s := (*[8]W)(o[pos : pos+8])
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = x, x, x, x, x, x, x, x
+			pos += int(l)
+			continue
+		}
+		end := min(n, pos+int(l))
 		seg := o[pos:end]
 		for i := range seg {
 			seg[i] = x

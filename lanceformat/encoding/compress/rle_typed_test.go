@@ -26,7 +26,8 @@ func refExpandRLE(values, lengths []byte, bw, n int) ([]byte, bool) {
 
 // AppendRLEWidth with u8 run lengths (typed stores for aligned 4- and 8-byte values, run
 // by run otherwise) matches a value-by-value expansion for every width, aligned or not,
-// with zero-length runs, runs past n, and too few runs (an error, dst unchanged).
+// with zero-length runs, short and long runs, runs past n, and too few runs (an error, dst
+// unchanged).
 func TestAppendRLETypedMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	for _, tw := range wordWidths {
@@ -39,6 +40,9 @@ func TestAppendRLETypedMatchesReference(t *testing.T) {
 					total := 0
 					for i := range lengths {
 						lengths[i] = byte(r.IntN(9)) // includes empty runs
+						if r.IntN(10) == 0 {
+							lengths[i] = byte(r.IntN(256)) // and long ones
+						}
 						total += int(lengths[i])
 					}
 					n := max(1, total-r.IntN(5)) // the last runs may reach past n
