@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
 )
@@ -39,6 +40,7 @@ type Catalog struct {
 	bases     lanceio.Opener // opens base paths (cached); nil if neither Options nor store can
 	manifests *byteCache[manifestKey, *table.Manifest]
 	files     *byteCache[string, dataFile]
+	blocks    *file.BlockCache // page bytes of data files (Options.DataCacheBytes); nil: none
 }
 
 type manifestKey struct {
@@ -67,6 +69,7 @@ func NewWithOptions(store lanceio.ObjectStore, opts Options) *Catalog {
 		store: store, bases: bases,
 		manifests: newByteCache[manifestKey, *table.Manifest](mb),
 		files:     newByteCache[string, dataFile](fb),
+		blocks:    opts.blockCache(),
 	}
 }
 
@@ -125,6 +128,9 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 		return nil, classify(err)
 	}
 	t, err := newTable(name, ds, m, c.files)
+	if t != nil {
+		t.blocks = c.blocks
+	}
 	return t, classify(err)
 }
 

@@ -17,7 +17,8 @@ import (
 // scanBytes scans cols of every morsel of table name through a fresh catalog over a counting
 // store and returns the bytes the scan read and the live rows. A first scan of every column
 // opens the data files and reads deletion vectors (cached by the catalog), so the count
-// covers column data only. (A scan without columns opens no data file.)
+// covers column data only; the catalog keeps no data pages (DataCacheBytes -1), which would
+// serve the second scan from memory. (A scan without columns opens no data file.)
 func scanBytes(t *testing.T, dir, name string, cols []int) (int64, int64) {
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -25,7 +26,7 @@ func scanBytes(t *testing.T, dir, name string, cols []int) (int64, int64) {
 	inner, err := blobstore.Open(ctx, dir)
 	require.NoError(t, err)
 	store := lanceio.NewCountingStore(inner)
-	tbl, err := lancecat.New(store).LoadTable(ctx, name, catalog.VersionRef{})
+	tbl, err := lancecat.NewWithOptions(store, lancecat.Options{DataCacheBytes: -1}).LoadTable(ctx, name, catalog.VersionRef{})
 	require.NoError(t, err)
 	_, warm := scanAll(ctx, t, mem, tbl, catalog.ScanRequest{Columns: allColumns(tbl), Limit: -1})
 	release(warm)

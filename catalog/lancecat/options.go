@@ -1,12 +1,17 @@
 package lancecat
 
 import (
+	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
 // DefaultCacheBytes is the memory budget of a catalog's caches when Options.CacheBytes is 0.
 const DefaultCacheBytes = 256 << 20
+
+// DefaultDataCacheBytes is the budget of a catalog's cache of data-file page bytes when
+// Options.DataCacheBytes is 0.
+const DefaultDataCacheBytes = 1 << 30
 
 // Per-entry overheads added to the size estimates (Go structs, maps and pointers the
 // decoded objects hold besides their encoded bytes).
@@ -22,6 +27,13 @@ type Options struct {
 	// weighed by the metadata bytes (footer, column metadata, page tables) they read when
 	// opened. 0 means DefaultCacheBytes; a negative value disables both caches.
 	CacheBytes int64
+	// DataCacheBytes bounds the catalog's cache of page bytes read from 2.0+ data files
+	// (file.BlockCache, shared by all its tables): repeated scans decode cached pages
+	// instead of reading them from the store again. Cache hits are not store reads, so
+	// scans' BytesRead (EXPLAIN ANALYZE, scan stats) counts only the bytes a scan missed.
+	// 0 means DefaultDataCacheBytes; a negative value disables the cache. Legacy (v1)
+	// files are not cached yet.
+	DataCacheBytes int64
 	// Bases opens the object stores of datasets' base paths (lance.table.BasePath.path, a
 	// URI or a local path); the catalog opens each base once. When nil, the catalog's store
 	// opens them if it implements lanceio.Opener; otherwise reading a file under a base path
@@ -40,6 +52,18 @@ func (o Options) cacheBudgets() (manifests, files int64) {
 	}
 	manifests = total / 4
 	return manifests, total - manifests
+}
+
+// blockCache returns the data-file page cache DataCacheBytes asks for, nil for none.
+func (o Options) blockCache() *file.BlockCache {
+	switch n := o.DataCacheBytes; {
+	case n < 0:
+		return nil
+	case n == 0:
+		return file.NewBlockCache(DefaultDataCacheBytes)
+	default:
+		return file.NewBlockCache(n)
+	}
 }
 
 // manifestCost is the size estimate of a cached manifest.

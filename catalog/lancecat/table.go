@@ -30,6 +30,7 @@ type Table struct {
 	frags  map[uint64]int               // morsel key (fragment id) -> index in m.Fragments()
 	keys   []uint64                     // index in m.Fragments() -> morsel key
 	files  *byteCache[string, dataFile] // the catalog's data-file readers, by FileLocation.Key
+	blocks *file.BlockCache             // the catalog's page-bytes cache; nil: none
 
 	mu        sync.Mutex
 	deletions map[int]*table.DeletionVector // loaded lazily per fragment index
@@ -201,7 +202,7 @@ func (t *Table) openFile(ctx context.Context, store lanceio.ObjectStore, path, k
 	var fr *file.Reader
 	opts := file.OpenOptions{MetaBytes: t.files.Budget() / metaShare, OnMeta: func(n int64) {
 		t.files.Grow(key, func(v dataFile) bool { return v == dataFile(fr) }, n)
-	}}
+	}, Blocks: t.blocks, FileID: key}
 	fr, err := file.OpenWith(ctx, store, path, opts)
 	return fr, err
 }

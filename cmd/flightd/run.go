@@ -73,6 +73,11 @@ func newFlagSet(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 // typo must not silently serve an empty catalog.
 // cacheBytes is the budget of the manifest and file-metadata caches; 0 means lancecat's default.
 func openCatalog(ctx context.Context, root string, cacheBytes int64) (*lancecat.Catalog, error) {
+	return openCatalogWith(ctx, root, lancecat.Options{CacheBytes: cacheBytes})
+}
+
+// openCatalogWith is openCatalog with all of the catalog's options.
+func openCatalogWith(ctx context.Context, root string, opts lancecat.Options) (*lancecat.Catalog, error) {
 	u, err := rootURL(root)
 	if err != nil {
 		return nil, err
@@ -81,7 +86,7 @@ func openCatalog(ctx context.Context, root string, cacheBytes int64) (*lancecat.
 	if err != nil {
 		return nil, fmt.Errorf("open root %s: %w", root, err)
 	}
-	return lancecat.NewWithOptions(store, lancecat.Options{CacheBytes: cacheBytes}), nil
+	return lancecat.NewWithOptions(store, opts), nil
 }
 
 // rootURL turns a --root value into a store URL, checking that a local folder exists.

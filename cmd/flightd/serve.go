@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flightd/flightd/catalog/lancecat"
 	"github.com/flightd/flightd/flightsrv"
 )
 
@@ -27,7 +28,7 @@ type serveFlags struct {
 	maxEndpoints                 int
 	locations                    string
 	memoryLimit, maxRecvSize     string
-	cacheBytes                   string
+	cacheBytes, dataCacheBytes   string
 	gcPercent                    int
 	shutdownTimeout              time.Duration
 	logLevel, logFormat          string
@@ -50,6 +51,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.memoryLimit, "memory-limit", "0", "memory one query may reserve for hash tables and sorts, e.g. 2GiB (0: unlimited)")
 	fs.StringVar(&f.maxRecvSize, "max-recv-size", "64MiB", "largest message a client may send (parameter and ingest batches)")
 	fs.StringVar(&f.cacheBytes, "cache-bytes", "256MiB", "memory for cached manifests and open data-file metadata (0: default, -1: no caching)")
+	fs.StringVar(&f.dataCacheBytes, "data-cache-bytes", "1GiB", "memory for data-file page bytes kept between queries (0: default, -1: no caching)")
 	fs.IntVar(&f.gcPercent, "gc-percent", defaultGCPercent, "garbage-collector target (as GOGC; the GOGC environment variable wins when set)")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running streams may take to finish before they are cancelled")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug (also logs the start of every call), info, warn or error")
@@ -132,7 +134,11 @@ func (f serveFlags) serverConfig(ctx context.Context) (flightsrv.Config, error) 
 	if err != nil {
 		return flightsrv.Config{}, err
 	}
-	cat, err := openCatalog(ctx, f.root, cacheBytes)
+	dataCacheBytes, err := parseCacheBytes(f.dataCacheBytes)
+	if err != nil {
+		return flightsrv.Config{}, fmt.Errorf("--data-cache-bytes: %w", errors.Unwrap(err))
+	}
+	cat, err := openCatalogWith(ctx, f.root, lancecat.Options{CacheBytes: cacheBytes, DataCacheBytes: dataCacheBytes})
 	if err != nil {
 		return flightsrv.Config{}, err
 	}

@@ -8,3 +8,9 @@ func init() { poisonPages.Store(true) }
 // SetPoisonPageBuffers turns page buffer poisoning on or off (benchmarks turn it off to
 // measure pooling) and returns the previous setting.
 func SetPoisonPageBuffers(on bool) bool { return poisonPages.Swap(on) }
+
+// ForceChecksums turns on c's checksum mode (as FLIGHTD_POISON_FREED does) and returns c.
+func (c *BlockCache) ForceChecksums() *BlockCache {
+	c.checksum = true
+	return c
+}

@@ -20,6 +20,13 @@ type OpenOptions struct {
 	// so that a cache holding the Reader can count its growth. It may be called from
 	// concurrent reads.
 	OnMeta func(bytes int64)
+	// Blocks, when set, keeps the page bytes the Reader's calls read (ReadRange, Take,
+	// Cursor) for later calls of this and other Readers sharing the cache. Bytes served
+	// from it are not read from the store, so they are not counted by WithReadCounter.
+	Blocks *BlockCache
+	// FileID names the file to Blocks: it must differ between files of different stores
+	// (a store URI plus the path, for example). Empty means the path.
+	FileID string
 }
 
 // OpenWith is Open with options.
@@ -27,6 +34,13 @@ func OpenWith(ctx context.Context, store lanceio.ObjectStore, path string, opts 
 	r, err := Open(ctx, store, path)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Blocks != nil {
+		id := opts.FileID
+		if id == "" {
+			id = path
+		}
+		r.blocks, r.fileID = opts.Blocks, opts.Blocks.fileID(id, r.size)
 	}
 	if opts.MetaBytes > 0 {
 		r.meta = &metaCache{limit: opts.MetaBytes, onAdd: opts.OnMeta, tabs: map[pageKey][]encoding.Chunk{}}

@@ -32,7 +32,8 @@ type readCounterKey struct{}
 
 // WithReadCounter returns a context under which every byte a Reader reads from its store
 // (metadata at Open, page data in ReadRange and Take) is added to n. Scans use it to report
-// the bytes they read from shared, cached Readers.
+// the bytes they read from shared, cached Readers. Page bytes served by a BlockCache are
+// not read from the store and are not counted: n is store traffic, not bytes decoded.
 func WithReadCounter(ctx context.Context, n *atomic.Int64) context.Context {
 	return context.WithValue(ctx, readCounterKey{}, n)
 }
@@ -70,21 +71,43 @@ func (rc *readCtx) readAt(off, n uint64) ([]byte, error) {
 	return rc.readPage(rc.ctx, off, n)
 }
 
-// readPage reads bytes [off, off+n) of the file into a page buffer that rc owns until
-// release (the end of the call). It is safe for concurrent use (prefetch reads in
-// parallel).
+// readPage reads bytes [off, off+n) of the file: from the Reader's block cache when it
+// holds them, else from the store into fresh memory the cache then keeps, or, for Readers
+// without a cache and reads too large for it, into a page buffer that rc owns until release
+// (the end of the call). It is safe for concurrent use (prefetch reads in parallel).
 func (rc *readCtx) readPage(ctx context.Context, off, n uint64) ([]byte, error) {
 	r := rc.r
 	if off > r.size || n > r.size-off {
 		return nil, fmt.Errorf("%w: read [%d, +%d) past the end (%d)", ErrCorruptFile, off, n, r.size)
 	}
+	if r.blocks != nil && r.blocks.fits(n) {
+		if b, ok := r.blocks.get(r.fileID, off, n); ok {
+			return b, nil
+		}
+		b, err := rc.readFresh(ctx, off, n)
+		if err != nil {
+			return nil, err
+		}
+		return r.blocks.put(r.fileID, off, b), nil
+	}
 	buf, h := getPage(int(n))
 	rc.mu.Lock()
 	rc.pageBufs = append(rc.pageBufs, h)
 	rc.mu.Unlock()
-	b, err := lanceio.ReadInto(ctx, r.store, r.path, int64(off), buf)
+	return rc.readInto(ctx, off, buf)
+}
+
+// readFresh reads bytes [off, off+n) of the file into new memory, nobody else's.
+func (rc *readCtx) readFresh(ctx context.Context, off, n uint64) ([]byte, error) {
+	return rc.readInto(ctx, off, make([]byte, n))
+}
+
+// readInto reads len(buf) bytes at off of the file (into buf when the store can), counting
+// them as read from the store.
+func (rc *readCtx) readInto(ctx context.Context, off uint64, buf []byte) ([]byte, error) {
+	b, err := lanceio.ReadInto(ctx, rc.r.store, rc.r.path, int64(off), buf)
 	if err != nil {
-		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
+		return nil, fmt.Errorf("read [%d, +%d): %w", off, len(buf), err)
 	}
 	countRead(ctx, len(b))
 	return b, nil
@@ -102,21 +125,29 @@ func (rc *readCtx) release() {
 }
 
 // fetch reads the planned extents: sorted, merged across gaps up to coalesceGap, and read
-// with at most maxInFlight requests at a time. The blocks join rc's prefetched data.
+// with at most maxInFlight requests at a time. The blocks join rc's prefetched data. With a
+// block cache, extents it holds are taken from it and the others, read merged as without
+// it, are cached one by one (as slices of the merged reads), so later calls planning other
+// combinations of the same page buffers still find them.
 func (rc *readCtx) fetch(want []Extent) error {
-	want = slices.DeleteFunc(want, func(e Extent) bool {
-		_, ok := rc.lookup(e.Pos, e.Size)
-		return ok || e.Size == 0
-	})
-	if len(want) == 0 {
-		return nil
-	}
 	slices.SortFunc(want, func(a, b Extent) int {
 		if a.Pos != b.Pos {
 			return cmp.Compare(a.Pos, b.Pos)
 		}
 		return cmp.Compare(a.Size, b.Size)
 	})
+	want = slices.Compact(want)
+	want = slices.DeleteFunc(want, func(e Extent) bool {
+		b, ok := rc.lookup(e.Pos, e.Size)
+		if ok && rc.r.blocks != nil { // inside an earlier round's read: cache it on its own
+			rc.r.blocks.putCopy(rc.r.fileID, e.Pos, b)
+		}
+		return ok || e.Size == 0
+	})
+	want = rc.fetchCached(want)
+	if len(want) == 0 {
+		return nil
+	}
 	merged := []Extent{want[0]}
 	for _, e := range want[1:] {
 		last := &merged[len(merged)-1]
@@ -132,7 +163,13 @@ func (rc *readCtx) fetch(want []Extent) error {
 	g.SetLimit(maxInFlight)
 	for i, e := range merged {
 		g.Go(func() error {
-			b, err := rc.readPage(ctx, e.Pos, e.Size)
+			var b []byte
+			var err error
+			if rc.r.blocks != nil {
+				b, err = rc.readFresh(ctx, e.Pos, e.Size)
+			} else {
+				b, err = rc.readPage(ctx, e.Pos, e.Size)
+			}
 			if err != nil {
 				return fmt.Errorf("prefetch: %w", err)
 			}
@@ -144,7 +181,58 @@ func (rc *readCtx) fetch(want []Extent) error {
 		return err
 	}
 	rc.blocks = append(rc.blocks, gen)
+	rc.cacheFetched(want, gen)
 	return nil
+}
+
+// fetchCached moves the extents of want (sorted) the block cache holds into a generation of
+// rc's prefetched data and returns the others (want itself without a cache).
+func (rc *readCtx) fetchCached(want []Extent) []Extent {
+	bc := rc.r.blocks
+	if bc == nil {
+		return want
+	}
+	var hits []block
+	want = slices.DeleteFunc(want, func(e Extent) bool {
+		if !bc.fits(e.Size) {
+			return false
+		}
+		b, ok := bc.get(rc.r.fileID, e.Pos, e.Size)
+		if ok {
+			hits = append(hits, block{off: e.Pos, data: b})
+		}
+		return ok
+	})
+	if len(hits) > 0 {
+		rc.blocks = append(rc.blocks, hits)
+	}
+	return want
+}
+
+// cacheFetched puts each extent of want (sorted) into the block cache, as a slice of the
+// block of gen (sorted, merged) holding it; an extent under a quarter of its block gets a
+// copy of its own, so that it cannot keep a large merged read alive (the cache counts only
+// the extent's bytes) after the rest of the read was evicted.
+func (rc *readCtx) cacheFetched(want []Extent, gen []block) {
+	bc := rc.r.blocks
+	if bc == nil {
+		return
+	}
+	j := 0
+	for _, e := range want {
+		for j < len(gen) && gen[j].off+uint64(len(gen[j].data)) < e.End() {
+			j++
+		}
+		if j == len(gen) || gen[j].off > e.Pos {
+			return // unreachable: every extent lies in the merged read that covers it
+		}
+		s := e.Pos - gen[j].off
+		b := gen[j].data[s : s+e.Size : s+e.Size]
+		if 4*e.Size < uint64(len(gen[j].data)) {
+			b = slices.Clone(b)
+		}
+		bc.put(rc.r.fileID, e.Pos, b)
+	}
 }
 
 // forPages calls fn for every page of col holding rows of [start, end), with the page-local

@@ -38,6 +38,7 @@ var (
 	genOnce  sync.Once
 	genCases []genCase
 	genErr   error
+	genDir   string // removed by TestMain
 )
 
 // generated runs gen_files.py once per test binary and returns its cases.
@@ -50,6 +51,7 @@ func generated(t *testing.T) []genCase {
 			genErr = err
 			return
 		}
+		genDir = dir
 		var stderr bytes.Buffer
 		cmd := exec.Command(py, "testdata/gen_files.py", dir)
 		cmd.Stderr = &stderr

@@ -20,7 +20,9 @@
 // round merged across small gaps and fetched with a bounded number of reads in flight.
 // Page bytes are read into buffers from a pool (pagepool.go; through the store's
 // lanceio.RangeIntoReader when it has one) that return to it when the call ends: decoding
-// copies out of them, so no returned array points into page bytes.
+// copies out of them, so no returned array points into page bytes. A Reader opened with a
+// BlockCache (OpenWith; blockcache.go) reads page bytes into fresh memory instead and keeps
+// them there for later calls, shared and read-only: decoders never write into page bytes.
 // Errors wrap ErrCorruptFile (bad bytes) or
 // ErrNotSupported ("not supported yet: ..."): legacy v1 files, blob columns and layouts,
 // and the encodings named in the decoders' errors. Packed structs (packed.go) own one
@@ -55,6 +57,8 @@ type Reader struct {
 	columns  []*column
 	colOfFld map[int32]int // field id → column index
 	meta     *metaCache    // parsed page metadata shared by all reads (OpenWith); nil keeps none
+	blocks   *BlockCache   // page bytes kept between calls (OpenWith); nil keeps none
+	fileID   uint64        // the file's number in blocks' keys
 }
 
 // Open reads the file's metadata: the footer, the schema and all column metadata.
