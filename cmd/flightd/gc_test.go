@@ -31,3 +31,33 @@ func TestGCPercentFlag(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 800, f.gcPercent)
 }
+
+func TestApplyMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+
+	t.Setenv("GOMEMLIMIT", "")
+	applyMemoryLimit(1 << 30)
+	require.Equal(t, int64(1<<30+memoryHeadroom), debug.SetMemoryLimit(-1), "the caches plus the headroom")
+
+	debug.SetMemoryLimit(5 << 30)
+	t.Setenv("GOMEMLIMIT", "8GiB")
+	applyMemoryLimit(1 << 30)
+	require.Equal(t, int64(5<<30), debug.SetMemoryLimit(-1), "GOMEMLIMIT in the environment wins")
+}
+
+func TestCachesBudget(t *testing.T) {
+	tests := []struct {
+		meta, data string
+		want       int64
+	}{
+		{"256MiB", "1GiB", 256<<20 + 1<<30},
+		{"0", "0", 256<<20 + 1<<30},
+		{"-1", "-1", 0},
+		{"64MiB", "-1", 64 << 20},
+	}
+	for _, tc := range tests {
+		f := serveFlags{cacheBytes: tc.meta, dataCacheBytes: tc.data}
+		require.Equal(t, tc.want, f.cachesBudget(), "%s %s", tc.meta, tc.data)
+	}
+}

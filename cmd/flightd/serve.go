@@ -91,6 +91,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg.Logger = log
 	applyGCPercent(f.gcPercent)
+	applyMemoryLimit(f.cachesBudget())
 	srv, err := flightsrv.New(cfg)
 	if err != nil {
 		return err
@@ -126,6 +127,14 @@ func (f serveFlags) logger(w io.Writer) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", f.logFormat)
+}
+
+// cachesBudget is the bytes the catalog's caches may hold together (flags already checked
+// by serverConfig).
+func (f serveFlags) cachesBudget() int64 {
+	meta, _ := parseCacheBytes(f.cacheBytes)
+	data, _ := parseCacheBytes(f.dataCacheBytes)
+	return cacheBudget(meta, lancecat.DefaultCacheBytes) + cacheBudget(data, lancecat.DefaultDataCacheBytes)
 }
 
 // serverConfig turns the flags into a server configuration.
