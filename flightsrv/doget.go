@@ -106,6 +106,11 @@ func (f *flightService) send(ctx context.Context, stream flight.FlightService_Do
 		}
 		out = ws
 	}
+	// Closed before ws.finish and wr.Close run (defers run last first): when ctx ends, finish
+	// releases messages the transport may still be writing, and the producer may still be
+	// allocating until the drain above; a closed allocator hands those buffers back to mem
+	// instead of reusing (or poisoning) them.
+	defer alloc.close()
 	for {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)

@@ -75,9 +75,9 @@ func (m *wireMsg) dropUnsent() {
 func (m *wireMsg) released() bool { return m.rel == nil || m.rel.done.Load() }
 
 // forceRelease releases the payload even though the transport may still reference its
-// bytes. Only for streams that have ended (the transport will not write them any more);
-// the allocators flightd uses never hand released memory out again while the stream is
-// open (the send allocator is closed first), so nothing is overwritten under the transport.
+// bytes. Only for streams whose call has ended; the stream's allocator is closed first
+// (send), so the bytes go back to the server's allocator, which never hands out memory
+// still referenced, instead of being reused or poisoned under the transport.
 func (m *wireMsg) forceRelease() {
 	if m.rel != nil {
 		m.rel.release()

@@ -209,10 +209,10 @@ func (rc *readCtx) fetchCached(want []Extent) []Extent {
 	return want
 }
 
-// cacheFetched puts each extent of want (sorted) into the block cache, as a slice of the
-// block of gen (sorted, merged) holding it; an extent under a quarter of its block gets a
-// copy of its own, so that it cannot keep a large merged read alive (the cache counts only
-// the extent's bytes) after the rest of the read was evicted.
+// cacheFetched puts each extent of want (sorted) into the block cache: the block of gen
+// (sorted, merged) holding it when the extent is that whole block, a copy of its bytes
+// otherwise, so that no cached extent keeps a larger merged read alive (the cache counts
+// only the extent's bytes) after the rest of the read was evicted.
 func (rc *readCtx) cacheFetched(want []Extent, gen []block) {
 	bc := rc.r.blocks
 	if bc == nil {
@@ -228,7 +228,7 @@ func (rc *readCtx) cacheFetched(want []Extent, gen []block) {
 		}
 		s := e.Pos - gen[j].off
 		b := gen[j].data[s : s+e.Size : s+e.Size]
-		if 4*e.Size < uint64(len(gen[j].data)) {
+		if e.Size < uint64(len(gen[j].data)) {
 			b = slices.Clone(b)
 		}
 		bc.put(rc.r.fileID, e.Pos, b)

@@ -196,7 +196,7 @@ func (rc *readCtx) pageBuffers(ci, pi int) ([][]byte, error) {
 			return nil, fmt.Errorf("column %d page %d: %w", ci, pi, err)
 		}
 		for i, e := range p.bufs {
-			out[i] = all[e.Pos-lo : e.End()-lo]
+			out[i] = all[e.Pos-lo : e.End()-lo : e.End()-lo] // capped: the bytes may be cached, shared
 		}
 		return out, nil
 	}
