@@ -45,6 +45,7 @@ func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
 	n = reorderJoins(n)
 	n = pushSemiJoins(n)
 	n = reduceAggregates(n)
+	n = pushSemiJoins(n) // the reductions' semi joins (q02: partsupp by the outer part keys)
 	n = pruneColumns(n)
 	n = pushLimits(n)
 	n = foldConstants(n)

@@ -6,11 +6,15 @@ import (
 
 // pushSemiJoins moves semi and anti joins with equi keys down through projections and
 // into one input of the inner joins below them, when every left column they read (keys
-// and residual condition) comes from that input and it is estimated no larger than the
-// join (plan.Estimator): (A ⋈ B) ⋉ C = (A ⋉ C) ⋈ B. A selective IN or EXISTS subquery
-// then filters its table before the joins instead of after them (TPC-H q18: o_orderkey
-// IN (…) now filters orders before lineitem is joined), while a semi join over a join
-// that is already selective stays where it is (q21). It runs after reorderJoins.
+// and residual condition) comes from that input and, by plan.Estimator, that input is no
+// larger than the join or the moved join is smaller than it (worthSinking): (A ⋈ B) ⋉ C
+// = (A ⋉ C) ⋈ B. Both plans probe A once; the pushed one then joins |A ⋉ C| rows with B
+// instead of probing C with |A ⋈ B| rows. A selective IN or EXISTS
+// subquery then filters its table before the joins instead of after them (TPC-H q18:
+// o_orderkey IN (…) filters orders before lineitem is joined; q02: the decorrelated
+// min(ps_supplycost) filters partsupp by the outer part keys before the supplier join),
+// while a semi join over a join that is already more selective stays where it is (q21).
+// It runs after reorderJoins.
 func pushSemiJoins(n plan.Node) plan.Node {
 	est := plan.NewEstimator()
 	return transformUp(n, func(m plan.Node) plan.Node {
@@ -51,19 +55,28 @@ func sinkSemi(j *plan.Join, est *plan.Estimator) (plan.Node, bool) {
 		nA := l.Left.Schema().NumFields()
 		if below, ok := moveSemi(j, l.Left, func(c *plan.ColumnRef) plan.Expr {
 			return sideRef(c, 0, nA)
-		}); ok && est.Rows(l.Left) <= est.Rows(l) {
+		}); ok && worthSinking(est, below, l.Left, l) {
 			sunk, _ := sinkSemi(below, est)
 			return withChildren(l, []plan.Node{sunk, l.Right}), true
 		}
 		nB := l.Right.Schema().NumFields()
 		if below, ok := moveSemi(j, l.Right, func(c *plan.ColumnRef) plan.Expr {
 			return sideRef(c, nA, nA+nB)
-		}); ok && est.Rows(l.Right) <= est.Rows(l) {
+		}); ok && worthSinking(est, below, l.Right, l) {
 			sunk, _ := sinkSemi(below, est)
 			return withChildren(l, []plan.Node{l.Left, sunk}), true
 		}
 	}
 	return j, false
+}
+
+// worthSinking reports whether the semi or anti join moved onto side (below) should
+// replace the one above the inner join j: side is no larger than j (the semi join then
+// filters the smaller input), or below is estimated strictly smaller than j (it filters
+// side more than j's other input does).
+func worthSinking(est *plan.Estimator, below *plan.Join, side plan.Node, j *plan.Join) bool {
+	joined := est.Rows(j)
+	return est.Rows(side) <= joined || est.Rows(below) < joined
 }
 
 // sideRef re-indexes c over the input holding columns [lo, hi), or returns nil when c is
