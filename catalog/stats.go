@@ -8,3 +8,11 @@ type ScanStats interface {
 	// in-memory table: the size of the column data it returned).
 	BytesRead() int64
 }
+
+// CacheStats is an optional capability of a RecordReader next to ScanStats: how many bytes
+// of data pages it took from a cache in memory instead of reading them from storage. EXPLAIN
+// ANALYZE shows them as cached= beside read=.
+type CacheStats interface {
+	// BytesCached is the number of page bytes this reader has taken from a cache so far.
+	BytesCached() int64
+}

@@ -19,6 +19,12 @@ type ReadCounter interface {
 	BytesRead() int64
 }
 
+// CacheCounter is implemented by operators whose reads a cache can serve (the scan):
+// BytesCached is what they took from it so far. EXPLAIN ANALYZE shows it as cached=.
+type CacheCounter interface {
+	BytesCached() int64
+}
+
 // OpStats are the runtime counters of one plan operator for EXPLAIN ANALYZE. Every
 // operator instance that runs the same plan node (the workers of a parallel pipeline) adds
 // to the same OpStats, so the counters are atomic.
@@ -28,7 +34,7 @@ type OpStats struct {
 	// Children are the stats of the operator's inputs.
 	Children []*OpStats
 
-	rows, batches, nanos, bytesRead, instances atomic.Int64
+	rows, batches, nanos, bytesRead, bytesCached, instances atomic.Int64
 }
 
 // Rows returns the rows the operator has output.
@@ -43,6 +49,9 @@ func (s *OpStats) Time() time.Duration { return time.Duration(s.nanos.Load()) }
 
 // BytesRead returns the bytes the operator read from storage (scans only).
 func (s *OpStats) BytesRead() int64 { return s.bytesRead.Load() }
+
+// BytesCached returns the page bytes the operator took from a cache (scans only).
+func (s *OpStats) BytesCached() int64 { return s.bytesCached.Load() }
 
 // Instances returns how many operator instances ran this node (workers); 0 if never opened.
 func (s *OpStats) Instances() int64 { return s.instances.Load() }
@@ -88,6 +97,7 @@ type Analyzed struct {
 	stats   *OpStats
 	profile *Profile
 	read    int64 // op's BytesRead already added to stats
+	cached  int64 // op's BytesCached already added to stats
 }
 
 // NewAnalyzed wraps op; profile (may be nil) is what Analyze reports the memory peak from.
@@ -133,6 +143,11 @@ func (a *Analyzed) timed(start time.Time) {
 		a.stats.bytesRead.Add(n - a.read)
 		a.read = n
 	}
+	if cc, ok := a.op.(CacheCounter); ok {
+		n := cc.BytesCached()
+		a.stats.bytesCached.Add(n - a.cached)
+		a.cached = n
+	}
 }
 
 // Analyze renders the runtime profile of op for EXPLAIN ANALYZE, after op has run (been
@@ -143,6 +158,9 @@ func (a *Analyzed) timed(start time.Time) {
 //	Limit: offset=0 count=3 [TopN with Sort: x#0]  (rows=3 batches=1 time=1.2ms)
 //	  Scan: t version=1 columns=[x#0] filter=none limit=none  (rows=100 batches=1 time=0.8ms read=800 B)
 //	Memory: peak 2.0 KiB reserved
+//
+// read= is what scans read from storage, cached= the page bytes they took from the data
+// cache instead (each shown when not zero).
 //
 // time includes the operator's inputs and, for operators several workers ran (workers=N),
 // is summed over the workers.
@@ -168,6 +186,9 @@ func renderStats(b *strings.Builder, s *OpStats, depth int) {
 	fmt.Fprintf(b, "%s  (rows=%d batches=%d time=%s", s.Label, s.Rows(), s.Batches(), formatDuration(s.Time()))
 	if n := s.BytesRead(); n > 0 {
 		fmt.Fprintf(b, " read=%s", units.FormatBytes(n))
+	}
+	if n := s.BytesCached(); n > 0 {
+		fmt.Fprintf(b, " cached=%s", units.FormatBytes(n))
 	}
 	if n := s.Instances(); n > 1 {
 		fmt.Fprintf(b, " workers=%d", n)

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/flightd/flightd/catalog"
-	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/table"
 )
 
@@ -223,7 +222,7 @@ func (r *scanReader) nextPicked(ctx context.Context) (arrow.RecordBatch, error) 
 	if n == 0 {
 		return nil, nil
 	}
-	rec, err := r.batch(file.WithReadCounter(ctx, &r.read), start, end, list, n)
+	rec, err := r.batch(r.counting(ctx), start, end, list, n)
 	if err != nil {
 		return nil, classify(fmt.Errorf("scan table %q version %d rows [%d,%d) by index: %w",
 			r.t.name, r.t.Version(), start, end, err))

@@ -101,11 +101,20 @@ type scanReader struct {
 	mem    memory.Allocator
 	closed bool
 	read   atomic.Int64 // bytes read from storage
+	cached atomic.Int64 // page bytes taken from the catalog's block cache
 	pick   *rowPicker   // index scans: the selected rows (index_scan.go); nil reads [next, end)
 }
 
 // BytesRead implements catalog.ScanStats.
 func (r *scanReader) BytesRead() int64 { return r.read.Load() }
+
+// BytesCached implements catalog.CacheStats.
+func (r *scanReader) BytesCached() int64 { return r.cached.Load() }
+
+// counting returns ctx counting the reader's store and cache bytes.
+func (r *scanReader) counting(ctx context.Context) context.Context {
+	return file.WithCacheCounter(file.WithReadCounter(ctx, &r.read), &r.cached)
+}
 
 // Schema implements catalog.RecordReader.
 func (r *scanReader) Schema() *arrow.Schema { return r.plan.schema }
@@ -141,7 +150,7 @@ func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				}
 			}
 		}
-		rec, err := r.batch(file.WithReadCounter(ctx, &r.read), start, end, rows, live)
+		rec, err := r.batch(r.counting(ctx), start, end, rows, live)
 		if err != nil {
 			return nil, classify(fmt.Errorf("scan table %q version %d rows [%d,%d): %w",
 				r.t.name, r.t.Version(), start, end, err))

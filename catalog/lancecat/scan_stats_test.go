@@ -56,7 +56,7 @@ func testScanStatsBytesRead(t *testing.T, dataCacheBytes int64) {
 			req := catalog.ScanRequest{Columns: c.cols, Limit: -1}
 			morsels, err := tbl.Morsels(ctx, req)
 			require.NoError(t, err)
-			var reported int64
+			var reported, hit int64
 			for _, m := range morsels {
 				rr, err := tbl.Scan(ctx, req, m, mem)
 				require.NoError(t, err)
@@ -71,13 +71,22 @@ func testScanStatsBytesRead(t *testing.T, dataCacheBytes int64) {
 				st, ok := rr.(catalog.ScanStats)
 				require.True(t, ok, "lance readers implement catalog.ScanStats")
 				reported += st.BytesRead()
+				cs, ok := rr.(catalog.CacheStats)
+				require.True(t, ok, "lance readers implement catalog.CacheStats")
+				hit += cs.BytesCached()
 				require.NoError(t, rr.Close())
 			}
 			require.Equal(t, store.BytesRead(), reported)
-			if len(c.cols) > 0 && dataCacheBytes < 0 {
-				require.Positive(t, reported)
-			} else {
+			switch {
+			case len(c.cols) == 0:
 				require.Zero(t, reported)
+				require.Zero(t, hit)
+			case dataCacheBytes < 0: // no cache: everything read, nothing from a cache
+				require.Positive(t, reported)
+				require.Zero(t, hit)
+			default: // warm cache: nothing read, the pages from the cache
+				require.Zero(t, reported)
+				require.Positive(t, hit)
 			}
 		})
 	}

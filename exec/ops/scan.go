@@ -45,6 +45,7 @@ type Scan struct {
 	shared *morselQueue // set on the scans of NewSharedScans: morsels come from it
 
 	bytesRead atomic.Int64 // from the closed readers' catalog.ScanStats
+	bytesHit  atomic.Int64 // from the closed readers' catalog.CacheStats
 
 	// parallel mode; ctx is stored between Open and Close for the workers
 	cancel   context.CancelFunc

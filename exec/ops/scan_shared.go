@@ -79,8 +79,15 @@ func (s *Scan) countRead(rd catalog.RecordReader) {
 	if st, ok := rd.(catalog.ScanStats); ok {
 		s.bytesRead.Add(st.BytesRead())
 	}
+	if st, ok := rd.(catalog.CacheStats); ok {
+		s.bytesHit.Add(st.BytesCached())
+	}
 }
 
 // BytesRead returns the bytes read from storage by the readers this scan has closed
 // (exec.ReadCounter, shown by EXPLAIN ANALYZE).
 func (s *Scan) BytesRead() int64 { return s.bytesRead.Load() }
+
+// BytesCached returns the page bytes the readers this scan has closed took from a cache
+// (exec.CacheCounter, shown by EXPLAIN ANALYZE).
+func (s *Scan) BytesCached() int64 { return s.bytesHit.Load() }
