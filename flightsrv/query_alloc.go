@@ -14,11 +14,10 @@ import (
 // maxRecycled bounds the bytes of released buffers a queryAllocator keeps for reuse.
 const maxRecycled = 32 << 20
 
-// poisonRecycled, set by a non-empty FLIGHTD_POISON_FREED (make test sets it), fills every
-// buffer a queryAllocator keeps with 0xDB as it comes back and every AllocateUninit buffer
-// with 0xCD: a reader of a released buffer, or of bytes a decoder did not write, then sees
-// garbage in the results the integration tests compare, instead of bytes that happen to
-// still be right.
+// poisonRecycled is a non-empty FLIGHTD_POISON_FREED (make test sets it): the servers'
+// query allocators then poison (queryAllocator.poison) so that a reader of a released
+// buffer, or of bytes a decoder did not write, sees garbage in the results the integration
+// tests compare, instead of bytes that happen to still be right.
 var poisonRecycled = os.Getenv("FLIGHTD_POISON_FREED") != ""
 
 // queryAllocator is the allocator of one query's result stream: the IPC writer's, and the
@@ -39,10 +38,11 @@ type queryAllocator struct {
 	free   [64][][]byte     // released buffers (as mem returned them) by size class
 	kept   int              // bytes in free
 	closed bool
+	poison bool // fill kept buffers with 0xDB as they come back, AllocateUninit ones with 0xCD
 }
 
 func newQueryAllocator(mem memory.Allocator) *queryAllocator {
-	return &queryAllocator{mem: mem, orig: map[*byte][]byte{}}
+	return &queryAllocator{mem: mem, orig: map[*byte][]byte{}, poison: poisonRecycled}
 }
 
 // sizeClass is the power of two a buffer of size bytes is rounded up to.
@@ -61,7 +61,7 @@ func (a *queryAllocator) Allocate(size int) []byte {
 // caller that overwrites all of it (lanceformat/encoding's decoders ask for it).
 func (a *queryAllocator) AllocateUninit(size int) []byte {
 	b, _ := a.get(size)
-	if poisonRecycled {
+	if a.poison {
 		fill(b, 0xCD)
 	}
 	return b
@@ -143,7 +143,7 @@ func (a *queryAllocator) Free(b []byte) {
 	}
 	keep := ok && !a.closed && a.kept+len(o) <= maxRecycled
 	if keep {
-		if poisonRecycled {
+		if a.poison {
 			fill(o, 0xDB)
 		}
 		c := sizeClass(len(o))

@@ -1,6 +1,7 @@
 package flightsrv
 
 import (
+	"bytes"
 	"testing"
 	"unsafe"
 
@@ -33,9 +34,6 @@ func TestQueryAllocator(t *testing.T) {
 			a.Free(c)
 		}},
 		{"uninit reuse keeps the bytes", func(t *testing.T, a *queryAllocator) {
-			if poisonRecycled {
-				t.Skip("FLIGHTD_POISON_FREED overwrites kept buffers")
-			}
 			b := a.Allocate(4096)
 			b[0], b[4095] = 7, 9
 			a.Free(b)
@@ -88,6 +86,18 @@ func TestQueryAllocator(t *testing.T) {
 			a.Free(c)
 			require.Zero(t, a.kept)
 		}},
+		{"poison fills kept and unzeroed buffers", func(t *testing.T, a *queryAllocator) {
+			a.poison = true
+			b := a.Allocate(4096)
+			a.Free(b)
+			require.Equal(t, bytes.Repeat([]byte{0xDB}, 4096), b[:4096:4096], "kept buffer poisoned on Free")
+			c := a.AllocateUninit(4000)
+			require.Equal(t, bytes.Repeat([]byte{0xCD}, 4000), c)
+			d := a.Allocate(3000) // zeroed whatever the poison
+			require.Equal(t, make([]byte, 3000), d)
+			a.Free(c)
+			a.Free(d)
+		}},
 		{"keeps at most maxRecycled bytes", func(t *testing.T, a *queryAllocator) {
 			var bs [][]byte
 			for range maxRecycled/(1<<20) + 3 {
@@ -104,6 +114,7 @@ func TestQueryAllocator(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			a := newQueryAllocator(mem)
+			a.poison = false // each case sets what it tests, whatever FLIGHTD_POISON_FREED says
 			tc.run(t, a)
 			a.close()
 		})

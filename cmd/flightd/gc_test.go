@@ -58,6 +58,8 @@ func TestCachesBudget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		f := serveFlags{cacheBytes: tc.meta, dataCacheBytes: tc.data}
-		require.Equal(t, tc.want, f.cachesBudget(), "%s %s", tc.meta, tc.data)
+		o, err := f.cacheOptions()
+		require.NoError(t, err)
+		require.Equal(t, tc.want, cachesBudget(o), "%s %s", tc.meta, tc.data)
 	}
 }

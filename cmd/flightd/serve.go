@@ -91,7 +91,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg.Logger = log
 	applyGCPercent(f.gcPercent)
-	applyMemoryLimit(f.cachesBudget())
+	caches, err := f.cacheOptions() // checked by serverConfig already
+	if err != nil {
+		return err
+	}
+	applyMemoryLimit(cachesBudget(caches))
 	srv, err := flightsrv.New(cfg)
 	if err != nil {
 		return err
@@ -129,25 +133,31 @@ func (f serveFlags) logger(w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", f.logFormat)
 }
 
-// cachesBudget is the bytes the catalog's caches may hold together (flags already checked
-// by serverConfig).
-func (f serveFlags) cachesBudget() int64 {
-	meta, _ := parseCacheBytes(f.cacheBytes)
-	data, _ := parseCacheBytes(f.dataCacheBytes)
-	return cacheBudget(meta, lancecat.DefaultCacheBytes) + cacheBudget(data, lancecat.DefaultDataCacheBytes)
+// cacheOptions reads --cache-bytes and --data-cache-bytes.
+func (f serveFlags) cacheOptions() (lancecat.Options, error) {
+	cacheBytes, err := parseCacheBytes(f.cacheBytes)
+	if err != nil {
+		return lancecat.Options{}, err
+	}
+	dataCacheBytes, err := parseCacheBytes(f.dataCacheBytes)
+	if err != nil {
+		return lancecat.Options{}, fmt.Errorf("--data-cache-bytes: %w", errors.Unwrap(err))
+	}
+	return lancecat.Options{CacheBytes: cacheBytes, DataCacheBytes: dataCacheBytes}, nil
+}
+
+// cachesBudget is the bytes the catalog's caches configured by o may hold together.
+func cachesBudget(o lancecat.Options) int64 {
+	return cacheBudget(o.CacheBytes, lancecat.DefaultCacheBytes) + cacheBudget(o.DataCacheBytes, lancecat.DefaultDataCacheBytes)
 }
 
 // serverConfig turns the flags into a server configuration.
 func (f serveFlags) serverConfig(ctx context.Context) (flightsrv.Config, error) {
-	cacheBytes, err := parseCacheBytes(f.cacheBytes)
+	caches, err := f.cacheOptions()
 	if err != nil {
 		return flightsrv.Config{}, err
 	}
-	dataCacheBytes, err := parseCacheBytes(f.dataCacheBytes)
-	if err != nil {
-		return flightsrv.Config{}, fmt.Errorf("--data-cache-bytes: %w", errors.Unwrap(err))
-	}
-	cat, err := openCatalogWith(ctx, f.root, lancecat.Options{CacheBytes: cacheBytes, DataCacheBytes: dataCacheBytes})
+	cat, err := openCatalogWith(ctx, f.root, caches)
 	if err != nil {
 		return flightsrv.Config{}, err
 	}

@@ -388,18 +388,18 @@ func decodeVariableBlock(buf []byte, n int) ([]uint64, []byte, error) {
 // lengths) straight into b's values, without an intermediate buffer.
 func (b *Builder) appendRLE(vals, lens []byte, n int) error {
 	fixed, err := compress.AppendRLEWidth(b.fixed, vals, lens, b.bits, 8, n)
-	if err != nil {
-		return err
-	}
-	b.fixed = fixed
-	b.valid.appendN(true, n)
-	b.n += n
-	return nil
+	return b.appendedValid(fixed, err, n)
 }
 
 // appendInlineBitpacked decodes n inline bit-packed values straight into b's values.
 func (b *Builder) appendInlineBitpacked(data []byte, n int) error {
 	fixed, err := compress.AppendInlineBitpacked(b.fixed, data, b.bits, n)
+	return b.appendedValid(fixed, err, n)
+}
+
+// appendedValid takes fixed, b's values with n valid values a decoder appended, unless the
+// decoder failed with err.
+func (b *Builder) appendedValid(fixed []byte, err error, n int) error {
 	if err != nil {
 		return err
 	}
