@@ -158,17 +158,27 @@ func BenchmarkFlightTransfer(b *testing.B) {
 // serving) and the client (the Python peer). On two cores both compete for the same CPUs,
 // so these show what a transfer costs independently of the machine's load.
 type transferCPU struct {
-	ours, theirs struct{ server, client []time.Duration }
+	ours, theirs transferSide
 	missing      bool // /proc is not readable: no CPU metrics
 }
 
+// transferSide is what each call of one side cost: CPU of the serving process and of the
+// client, and the serving process's minor page faults (fresh memory touched: each costs
+// kernel time, so a server that allocates and frees more per transfer pays in CPU).
+type transferSide struct {
+	server, client []time.Duration
+	faults         []int64
+}
+
 // measure runs call and adds the CPU each process used during it to side.
-func (c *transferCPU) measure(p *peer, side *struct{ server, client []time.Duration }, call func() peerReply) peerReply {
+func (c *transferCPU) measure(p *peer, side *transferSide, call func() peerReply) peerReply {
+	f0 := procFaults()
 	s0, e0 := procCPU("self")
 	c0, e1 := procCPU(strconv.Itoa(p.cmd.Process.Pid))
 	r := call()
 	s1, e2 := procCPU("self")
 	c1, e3 := procCPU(strconv.Itoa(p.cmd.Process.Pid))
+	side.faults = append(side.faults, procFaults()-f0)
 	if e0 != nil || e1 != nil || e2 != nil || e3 != nil {
 		c.missing = true
 		return r
@@ -188,6 +198,17 @@ func (c *transferCPU) report(b *testing.B) {
 	b.ReportMetric(ms(c.ours.client), "flightd-client-cpu-ms")
 	b.ReportMetric(ms(c.theirs.server), "synthetic-cpu-ms")
 	b.ReportMetric(ms(c.theirs.client), "synthetic-client-cpu-ms")
+	b.ReportMetric(float64(medianInt(c.ours.faults)), "flightd-minor-faults")
+	b.ReportMetric(float64(medianInt(c.theirs.faults)), "synthetic-minor-faults")
+}
+
+// medianInt is the median of xs (0 for none); xs is sorted in place.
+func medianInt(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // procFaults returns this process's minor page faults so far (0 if /proc is not readable):
@@ -241,18 +262,14 @@ func BenchmarkFlightTransferServer(b *testing.B) {
 	p := startPeer(b)
 	var cpu transferCPU
 	var times []time.Duration
-	var faults []int64
 	for b.Loop() {
-		f0 := procFaults()
 		r := cpu.measure(p, &cpu.ours, func() peerReply {
 			return p.mustCall(b, map[string]any{"op": "flightsql", "addr": addr, "sql": transferSQL})
 		})
 		times = append(times, seconds(r.Seconds))
-		faults = append(faults, procFaults()-f0)
 	}
 	b.ReportMetric(float64(median(times).Milliseconds()), "flightd-ms")
-	slices.Sort(faults)
-	b.ReportMetric(float64(faults[len(faults)/2]), "flightd-minor-faults")
+	b.ReportMetric(float64(medianInt(cpu.ours.faults)), "flightd-minor-faults")
 	if !cpu.missing && len(cpu.ours.server) > 0 {
 		b.ReportMetric(median(cpu.ours.server).Seconds()*1e3, "flightd-cpu-ms")
 		b.ReportMetric(median(cpu.ours.client).Seconds()*1e3, "flightd-client-cpu-ms")

@@ -245,13 +245,22 @@ func (r *fsstRun) run() error {
 	pos, i, k := r.pos, r.i, r.k
 	e := int(r.offsets[k+1])
 	for {
-		for e <= i {
-			r.ends[k] = r.base + int64(at[(8-(i-e))&15])
-			if k++; k == len(r.ends) {
+		// Record the next string's end without a branch on whether it ended (strings
+		// average about one block, so that branch is a coin toss): the end is written
+		// either way and k only moves on when it was real; the rare further ends in the
+		// same block take the loop.
+		r.ends[k] = r.base + int64(at[(8-(i-e))&15])
+		k += 1 - int(uint(i-e)>>(bits.UintSize-1))
+		for {
+			if k == len(r.ends) {
 				r.pos, r.i, r.k = pos, i, k
 				return nil
 			}
-			e = int(r.offsets[k+1])
+			if e = int(r.offsets[k+1]); e > i {
+				break
+			}
+			r.ends[k] = r.base + int64(at[(8-(i-e))&15])
+			k++
 		}
 		if i+8 <= len(data) {
 			w := *(*uint64)(unsafe.Add(src, i))
