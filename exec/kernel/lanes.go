@@ -19,19 +19,73 @@ type Lane struct {
 
 // DecimalLanes writes every slot of vals (NULL or not) into dst, resized to len(vals), as
 // int64s, and returns dst with the largest magnitude among them; ok is false when some
-// value does not fit int64.
+// value does not fit int64. Blocks of non-negative values (prices, quantities) take a
+// loop that only ORs the high words and keeps the largest low word; from the first block
+// holding a negative value (or a value beyond int64) on, the signed loop takes over.
 func DecimalLanes(dst []int64, vals []decimal128.Num) (out []int64, maxAbs uint64, ok bool) {
-	dst = growInt64(dst, len(vals))
+	n := len(vals)
+	dst = growInt64(dst, n)
+	i := 0
+	for i < n {
+		end := min(i+laneBlock, n)
+		m, fits := unsignedLanes(dst[i:end], vals[i:end])
+		if !fits {
+			break
+		}
+		maxAbs = max(maxAbs, m)
+		i = end
+	}
+	if i < n {
+		m, fits := signedLanes(dst[i:], vals[i:])
+		if !fits {
+			return dst, 0, false
+		}
+		maxAbs = max(maxAbs, m)
+	}
+	return dst, maxAbs, true
+}
+
+// laneBlock is the number of rows unsignedLanes converts at a time.
+const laneBlock = 1024
+
+// unsignedLanes writes the low words of vals into dst and returns the largest;
+// fits is false when some value is negative or beyond int64 (dst is then to be rewritten).
+func unsignedLanes(dst []int64, vals []decimal128.Num) (maxLo uint64, fits bool) {
+	n := len(vals)
+	dst = dst[:n]
+	var orHi int64
+	var m0, m1 uint64
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		v, d := vals[i:i+2:i+2], dst[i:i+2:i+2]
+		l0, l1 := v[0].LowBits(), v[1].LowBits()
+		orHi |= v[0].HighBits() | v[1].HighBits()
+		d[0], d[1] = int64(l0), int64(l1)
+		m0, m1 = max(m0, l0), max(m1, l1)
+	}
+	if i < n {
+		l := vals[i].LowBits()
+		orHi |= vals[i].HighBits()
+		dst[i] = int64(l)
+		m0 = max(m0, l)
+	}
+	maxLo = max(m0, m1)
+	return maxLo, orHi == 0 && maxLo < 1<<63
+}
+
+// signedLanes writes vals into dst as int64s and returns their largest magnitude; fits is
+// false when some value does not fit int64.
+func signedLanes(dst []int64, vals []decimal128.Num) (maxAbs uint64, fits bool) {
+	dst = dst[:len(vals)]
 	var bad int64
-	var hiAbs uint64
 	for i, v := range vals {
 		lo := int64(v.LowBits())
 		sign := lo >> 63
 		bad |= v.HighBits() ^ sign
 		dst[i] = lo
-		hiAbs = max(hiAbs, uint64((lo^sign)-sign))
+		maxAbs = max(maxAbs, uint64((lo^sign)-sign))
 	}
-	return dst, hiAbs, bad == 0
+	return maxAbs, bad == 0
 }
 
 // LaneMulBound returns the largest magnitude of a product of operands of magnitudes at most
@@ -117,11 +171,7 @@ func LaneMulLinear(dst []int64, n int, x, a Lane, ma int64, b Lane, mb int64) []
 	xv := x.Vals[:n]
 	switch {
 	case a.Vals == nil:
-		c := a.Const * ma
-		bv := b.Vals[:n]
-		for i, v := range xv {
-			dst[i] = v * (c + bv[i]*mb)
-		}
+		mulConstLinear(dst, xv, a.Const*ma, b.Vals[:n], mb)
 	case b.Vals == nil:
 		c := b.Const * mb
 		av := a.Vals[:n]
@@ -135,6 +185,26 @@ func LaneMulLinear(dst []int64, n int, x, a Lane, ma int64, b Lane, mb int64) []
 		}
 	}
 	return dst
+}
+
+// mulConstLinear sets dst[i] = x[i] * (c + b[i]*mb), without the multiplication by mb
+// when it is 1 or -1 (TPC-H Q1's 1 - l_discount and 1 + l_tax).
+func mulConstLinear(dst, x []int64, c int64, b []int64, mb int64) {
+	b, dst = b[:len(x)], dst[:len(x)]
+	switch mb {
+	case 1:
+		for i, v := range x {
+			dst[i] = v * (c + b[i])
+		}
+	case -1:
+		for i, v := range x {
+			dst[i] = v * (c - b[i])
+		}
+	default:
+		for i, v := range x {
+			dst[i] = v * (c + b[i]*mb)
+		}
+	}
 }
 
 func growInt64(s []int64, n int) []int64 {

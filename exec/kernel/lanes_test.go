@@ -104,6 +104,46 @@ func TestDecimalLanesRandom(t *testing.T) {
 	}
 }
 
+// TestDecimalLanesBlocks: over several blocks of non-negative values, one negative value
+// (anywhere: first block, a later one, the tail) hands the rest to the signed loop with the
+// same result as a row-by-row reference, and a value beyond int64 (2^63, high word zero, or
+// below -2^63) is reported wherever it is.
+func TestDecimalLanesBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{1023, 1024, 1025, 2048, 3001} {
+		for _, pos := range []int{-1, 0, 1, 1023, 1024, n / 2, n - 1} {
+			if pos >= n {
+				continue
+			}
+			in := make([]decimal128.Num, n)
+			want := make([]int64, n)
+			var wantMax uint64
+			for i := range in {
+				v := r.Int64N(1 << 40)
+				if i == pos || (pos >= 0 && i > pos && r.IntN(4) == 0) {
+					v = -v - 1 // negative from pos on, sometimes
+				}
+				in[i], want[i] = decimal128.FromI64(v), v
+				wantMax = max(wantMax, uint64(max(v, -v)))
+			}
+			got, m, ok := kernel.DecimalLanes(make([]int64, 7), in)
+			require.True(t, ok)
+			require.Equal(t, want, got, "n=%d pos=%d", n, pos)
+			require.Equal(t, wantMax, m, "n=%d pos=%d", n, pos)
+			if pos < 0 {
+				continue
+			}
+			saved := in[pos]
+			for _, huge := range []decimal128.Num{decimal128.FromU64(1 << 63), decimal128.FromI64(math.MinInt64).Sub(decimal128.FromI64(1))} {
+				in[pos] = huge
+				_, _, ok = kernel.DecimalLanes(got, in)
+				require.False(t, ok, "n=%d beyond int64 at %d", n, pos)
+			}
+			in[pos] = saved
+		}
+	}
+}
+
 // BenchmarkDecimalLanes: `go test -run '^$' -bench DecimalLanes ./exec/kernel/`.
 func BenchmarkDecimalLanes(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -141,7 +181,7 @@ func TestLaneMulLinear(t *testing.T) {
 		{"const*(const+vec)", cst(), cst(), vec()},
 		{"const*(vec+vec)", cst(), vec(), vec()},
 	} {
-		for _, m := range [][2]int64{{1, 1}, {10, -1}, {1, -100}} {
+		for _, m := range [][2]int64{{1, 1}, {10, -1}, {1, -100}, {1, -1}, {-10, 1}, {100, 7}} {
 			lin := kernel.LaneLinear(nil, n, c.a, m[0], c.b, m[1])
 			want := kernel.LaneMul(nil, n, c.x, kernel.Lane{Vals: lin})
 			got := kernel.LaneMulLinear(make([]int64, 3), n, c.x, c.a, m[0], c.b, m[1])

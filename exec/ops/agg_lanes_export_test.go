@@ -21,3 +21,6 @@ func SmallKeysCached(a *Aggregate) int { return a.small.nkeys }
 
 // CharKeyBatches returns how many batches a grouped through its one-byte key table.
 func CharKeyBatches(a *Aggregate) int { return a.small.charBatches }
+
+// FusedLaneBatches returns how many batches a summed through one fused pass over its lanes.
+func FusedLaneBatches(a *Aggregate) int { return a.fusedBatches }

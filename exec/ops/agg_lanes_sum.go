@@ -29,6 +29,9 @@ func (a *Aggregate) foldLanes(in aggInputs, groups []int32, include []bool) {
 	clear(lp.summed)
 	clear(lp.handled)
 	narrow := a.nGroups <= laneSmallGroups
+	if narrow && len(a.groupBy) > 0 {
+		shared = a.fuseSums(in, groups, include) // nil when there is nothing to fuse
+	}
 	for i, k := range lp.roots {
 		switch {
 		case k < 0 && lp.stars[i] && narrow:

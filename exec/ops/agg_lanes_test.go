@@ -124,6 +124,23 @@ func TestAggregateLanes(t *testing.T) {
 	}
 }
 
+// TestAggregateLanesFused: grouped sums summed in fused passes (nine nodes: passes of six
+// and three) give what the general path gives, with and without a fused filter
+// (masked batches send their left-out rows to the extra group), at every batch size and
+// layout.
+func TestAggregateLanesFused(t *testing.T) {
+	rows := laneRows(130)
+	fused := fastPath{ops.DisableLanes, ops.FusedLaneBatches}
+	conds := map[string]plan.Expr{
+		"none": nil,
+		"most": call("lte", bln, col(2, dec(15, 2)), decLit(9, 15, 2)),
+	}
+	for name, cond := range conds {
+		requireFastPath(t, fastCase{name: name, schema: laneSchema, rows: rows,
+			keys: []plan.Expr{col(0, str)}, aggs: laneAggs(), cond: cond}, fused)
+	}
+}
+
 // fastCase is an aggregate (with a fused filter when cond is set) over rows, for
 // requireFastPath.
 type fastCase struct {

@@ -95,7 +95,13 @@ type Aggregate struct {
 	// none qualifies. lanePartial and laneCounts are its per-batch per-group buffers.
 	lanes                   *laneProgram
 	lanePartial, laneCounts []int64
-	noLanes                 bool // tests: always take the general path
+	// fusedNodes, leftOut and laneZeros (all zero) are fuseSums' per-batch buffers
+	// (agg_lanes_fused.go); fusedBatches counts the batches it summed
+	fusedNodes   []int
+	leftOut      []int32
+	laneZeros    []int64
+	fusedBatches int
+	noLanes      bool // tests: always take the general path
 }
 
 // NewAggregate builds an aggregate over input with the given output schema.

@@ -67,9 +67,11 @@ type charColumn struct {
 }
 
 // charGroups sets the group of every included row whose key bytes are a's (and b's when two),
-// through the direct table. short reports that some value of a or b is not one byte long
-// (the groups are then meaningless); known is false when a key is not cached yet (the
-// groups are then incomplete, and short is not computed: the caller sends the batch
+// through the direct table, and of every other row too: its key's group when the table
+// knows it, group 0 otherwise (the rows left out are not tested apart, and their keys are
+// never learnt). short reports that some value of a or b is not one byte long (the groups
+// are then meaningless); known is false when the key of an included row is not cached yet
+// (the groups are then incomplete, and short is not computed: the caller sends the batch
 // through the general path either way).
 func (s *smallKeys) charGroups(a, b charColumn, two bool, groups []int32, include []bool) (known, short bool) {
 	tbl := s.chars
@@ -81,16 +83,20 @@ func (s *smallKeys) charGroups(a, b charColumn, two bool, groups []int32, includ
 		mul = 1
 	}
 	var bad int32
+	endA, endB := a.base+1, b.base+1 // row r's end offset when every value is one byte long
 	for r := range groups {
-		bad |= (ao[r] - a.base - int32(r) - 1) | (bo[r] - b.base - int32(r) - 1)
-		if include != nil && !include[r] {
-			continue
-		}
+		bad |= (ao[r] ^ endA) | (bo[r] ^ endB)
+		endA, endB = endA+1, endB+1
 		idx := uint16(ab[r])<<8 | uint16(bb[r])*mul
 		g := tbl[idx]
 		if g == 0 {
-			if g = s.fillChar(idx, two); g == 0 {
-				return false, false // the general path takes the batch, whatever its values
+			switch {
+			case include != nil && !include[r]:
+				g = 1 // left out: group 0
+			default:
+				if g = s.fillChar(idx, two); g == 0 {
+					return false, false // the general path takes the batch, whatever its values
+				}
 			}
 		}
 		groups[r] = g - 1

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math/bits"
+	"os"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -13,8 +14,9 @@ import (
 // and filter with one (exec/build), so that the arrays allocated and released for every
 // batch (decoded columns, decimal products, comparison bitmaps) cost neither a fresh
 // allocation, nor the collector's work, nor the parent's bookkeeping. Reused buffers are
-// zeroed, as fresh Go memory is. Buffers freed after Close go back to the parent, so arrays
-// that outlive the recycler's owner are still safe to release. Safe for concurrent use.
+// zeroed, as fresh Go memory is, except for AllocateUninit's callers (the decoders, which
+// overwrite them). Buffers freed after Close go back to the parent, so arrays that outlive
+// the recycler's owner are still safe to release. Safe for concurrent use.
 type Recycler struct {
 	parent memory.Allocator
 	mu     sync.Mutex
@@ -22,6 +24,9 @@ type Recycler struct {
 	live   map[*byte][]byte // the full-capacity buffer of every allocation not freed yet
 	held   int              // bytes in free
 	closed bool
+	// poison fills reused buffers handed out by AllocateUninit with 0xCD, so that a reader
+	// of bytes its caller did not overwrite sees junk in tests (FLIGHTD_POISON_FREED)
+	poison bool
 }
 
 // bufPoolMax bounds the bytes one pool keeps.
@@ -32,7 +37,7 @@ const minPoolClass = 6
 
 // NewRecycler returns an empty recycler over parent.
 func NewRecycler(parent memory.Allocator) *Recycler {
-	return &Recycler{parent: parent, live: map[*byte][]byte{}}
+	return &Recycler{parent: parent, live: map[*byte][]byte{}, poison: poisonUninit}
 }
 
 // sizeClass returns the log2 of the smallest power of two ≥ size (at least minPoolClass).
@@ -43,9 +48,31 @@ func sizeClass(size int) int {
 	return bits.Len(uint(size - 1))
 }
 
-// Allocate implements memory.Allocator: a buffer of len and cap size (arrow's buffers take
-// the capacity for usable length), carved from a power-of-two buffer.
+// Allocate implements memory.Allocator: a zeroed buffer of len and cap size (arrow's
+// buffers take the capacity for usable length), carved from a power-of-two buffer.
 func (p *Recycler) Allocate(size int) []byte {
+	return p.allocate(size, true)
+}
+
+// AllocateUninit is Allocate for a caller that overwrites the whole buffer before anyone
+// reads it (lanceformat/encoding's decoders ask for it): a reused buffer is not zeroed
+// (poisoned instead when poison is set), and a fresh one is asked of the parent unzeroed
+// when the parent can.
+func (p *Recycler) AllocateUninit(size int) []byte {
+	return p.allocate(size, false)
+}
+
+// uninitAllocator is an allocator that can skip zeroing (AllocateUninit).
+type uninitAllocator interface {
+	AllocateUninit(size int) []byte
+}
+
+// poisonUninit is a non-empty FLIGHTD_POISON_FREED (make test sets it): new recyclers
+// poison.
+var poisonUninit = os.Getenv("FLIGHTD_POISON_FREED") != ""
+
+// allocate returns a buffer of size bytes, zeroed when zero is set.
+func (p *Recycler) allocate(size int, zero bool) []byte {
 	if size == 0 {
 		return p.parent.Allocate(0)
 	}
@@ -57,15 +84,31 @@ func (p *Recycler) Allocate(size int) []byte {
 		p.free[c][n-1] = nil
 		p.free[c] = p.free[c][:n-1]
 		p.held -= len(full)
-		clear(full)
+		switch {
+		case zero:
+			clear(full)
+		case p.poison:
+			fillBytes(full, 0xCD)
+		}
 	} else {
 		p.mu.Unlock()
-		full = p.parent.Allocate(1 << c)
+		if u, ok := p.parent.(uninitAllocator); ok && !zero {
+			full = u.AllocateUninit(1 << c)
+		} else {
+			full = p.parent.Allocate(1 << c)
+		}
 		p.mu.Lock()
 	}
 	p.live[&full[0]] = full
 	p.mu.Unlock()
 	return full[:size:size]
+}
+
+// fillBytes sets every byte of b to v.
+func fillBytes(b []byte, v byte) {
+	for i := range b {
+		b[i] = v
+	}
 }
 
 // Reallocate implements memory.Allocator.

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -45,4 +46,50 @@ func TestBufPool(t *testing.T) {
 	other := mem.Allocate(10) // not the pool's: handed to the parent
 	p.Free(other)
 	require.Zero(t, mem.CurrentAlloc())
+}
+
+// uninitParent is a parent allocator that counts the unzeroed buffers asked of it.
+type uninitParent struct {
+	memory.Allocator
+	uninit int
+}
+
+func (u *uninitParent) AllocateUninit(size int) []byte {
+	u.uninit++
+	return u.Allocate(size)
+}
+
+// TestBufPoolUninit: AllocateUninit hands a freed buffer out again without zeroing it
+// (poisoned when poison is set), asks a parent that can for unzeroed fresh memory,
+// and Allocate still zeroes what AllocateUninit's caller left behind; every byte goes back
+// to the parent.
+func TestBufPoolUninit(t *testing.T) {
+	for _, poison := range []bool{false, true} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		parent := &uninitParent{Allocator: mem}
+		p := NewRecycler(parent)
+		p.poison = poison
+		b := p.AllocateUninit(1000)
+		require.Len(t, b, 1000)
+		require.Equal(t, 1, parent.uninit, "fresh memory is asked of the parent unzeroed")
+		for i := range b {
+			b[i] = 0xAB
+		}
+		p.Free(b)
+		again := p.AllocateUninit(900)
+		require.Equal(t, &b[0], &again[0], "the freed buffer is reused")
+		want := byte(0xAB)
+		if poison {
+			want = 0xCD
+		}
+		require.Equal(t, bytes.Repeat([]byte{want}, 900), again, "poison=%v: reused as left, or poisoned", poison)
+		p.Free(again)
+		zeroed := p.Allocate(1000)
+		require.Equal(t, &b[0], &zeroed[0])
+		require.Equal(t, make([]byte, 1000), zeroed, "Allocate zeroes a buffer AllocateUninit's caller wrote")
+		require.Equal(t, 1, parent.uninit, "Allocate reuses: nothing asked of the parent")
+		p.Free(zeroed)
+		p.Close()
+		mem.AssertSize(t, 0)
+	}
 }
