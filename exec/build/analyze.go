@@ -47,6 +47,10 @@ func label(op exec.Operator, n plan.Node) string {
 		}
 	case *ops.ParallelAggregate:
 		return line + " [parallel: partial per worker, then merge]"
+	case *ops.Scan:
+		if k := op.(*ops.Scan).RuntimeFilters(); k > 0 {
+			return line + fmt.Sprintf(" [join filters: %d]", k)
+		}
 	}
 	return line
 }

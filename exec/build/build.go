@@ -26,6 +26,7 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 	if env.Analyze && env.Profile == nil {
 		env.Profile = exec.NewProfile(env.Pool)
 	}
+	defer enterRuntimeFilters(n, env)() // runtime_filter.go
 	op, err := buildNode(n, env)
 	if err != nil {
 		return nil, err
@@ -37,7 +38,9 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 func buildNode(n plan.Node, env exec.Env) (exec.Operator, error) {
 	switch n := n.(type) {
 	case *plan.Scan:
-		return ops.NewScan(n, env), nil
+		s := ops.NewScan(n, env)
+		attachScanFilters(n, env, s) // runtime_filter.go
+		return s, nil
 	case *plan.Filter:
 		in, err := Build(n.Input, env)
 		if err != nil {
@@ -132,7 +135,9 @@ func buildJoin(j *plan.Join, env exec.Env) (exec.Operator, error) {
 	if len(j.LeftKeys) == 0 {
 		return ops.NewNestedLoopJoin(left, right, spec, env), nil
 	}
-	return ops.NewHashJoin(left, right, spec, env), nil
+	h := ops.NewHashJoin(left, right, spec, env)
+	h.SetRuntimeFilters(joinFilters(j, env)) // runtime_filter.go
+	return h, nil
 }
 
 // buildPair builds the two inputs of a binary node; on error nothing is left open.

@@ -52,6 +52,9 @@ func buildParallelAggregate(n *plan.Aggregate, env exec.Env) (op exec.Operator, 
 		rec.Close()
 		return nil, false, err
 	}
+	if cond == nil {
+		attachScanFilters(scan, env, scans...) // runtime_filter.go
+	}
 	builds, err := sharedBuilds(n.Input, len(scans), env) // joins' build sides (parallel_join.go)
 	if err != nil {
 		rec.Close()

@@ -16,7 +16,7 @@ import (
 // on its left input and streams its right input (ops.NewFlippedHashBuild): in a parallel
 // pipeline through its right input, or as the serial ops.HashJoin, which decides at run
 // time for semi and anti joins.
-const flipRows = 1 << 19
+var flipRows int64 = 1 << 19
 
 // joinProbe returns the input of join j a worker of a parallel pipeline streams through
 // it: the left one, or the right one when j builds on its left input (flipped); ok is
@@ -51,7 +51,7 @@ func flipJoin(j *plan.Join) bool {
 	}
 	est := plan.NewEstimator()
 	l := est.Rows(j.Left)
-	if l > flipRows {
+	if l > float64(flipRows) {
 		return false
 	}
 	return j.Type != plan.LeftJoin || leftFlipRatio*l < est.Rows(j.Right)
@@ -93,6 +93,7 @@ func buildWorkers(n plan.Node, scan *plan.Scan, wrapTop bool, env exec.Env) ([]e
 		closeBuilds(builds)
 		return nil, err
 	}
+	attachScanFilters(scan, env, scans...) // runtime_filter.go
 	out := make([]exec.Operator, len(scans))
 	for i, s := range scans {
 		out[i] = buildOnWorker(n, wrap(s, scan, wenv), builds, wrapTop, wenv)
@@ -126,6 +127,7 @@ func sharedBuilds(n plan.Node, users int, env exec.Env) (map[*plan.Join]*ops.Has
 			} else {
 				builds[m] = ops.NewHashBuild(in, joinSpec(m), env, users)
 			}
+			builds[m].SetRuntimeFilters(joinFilters(m, env)) // runtime_filter.go
 			n = probe
 		default:
 			return builds, nil

@@ -42,6 +42,9 @@ type HashJoin struct {
 	// shared is the build side when it is shared with other joins (right is then nil).
 	shared *HashBuild
 	closed bool
+	// rfLeft and rfRight, when set, are published once the hash table is built on the
+	// right input (rfLeft, for the left input's scan) or on the left one (rfRight).
+	rfLeft, rfRight *RuntimeFilter
 }
 
 // NewHashJoin builds a hash join of left and right; spec must have at least one key pair.
@@ -147,6 +150,7 @@ func (h *HashJoin) build(ctx context.Context) error {
 	}
 	src := h.core.src.(*hashSource)
 	src.ht = ht
+	h.rfLeft.publish(ht.keyCols) // runtime_filter.go
 
 	return h.res.TryGrow(ht.bytes())
 }

@@ -36,6 +36,9 @@ type HashBuild struct {
 	flipped bool
 	probing int
 	matched []bool
+	// rfLeft and rfRight, when set, are published once the hash table is built on the
+	// right input (rfLeft, for the left input's scan) or on the left one (rfRight).
+	rfLeft, rfRight *RuntimeFilter
 }
 
 // SharedJoinType reports whether joins of type t can share a HashBuild: inner, left, semi,
@@ -115,6 +118,11 @@ func (b *HashBuild) run(ctx context.Context) error {
 		return err
 	}
 	b.ht = ht
+	if b.flipped { // runtime_filter.go
+		b.rfRight.publish(ht.keyCols)
+	} else {
+		b.rfLeft.publish(ht.keyCols)
+	}
 	return b.res.TryGrow(ht.bytes())
 }
 

@@ -43,6 +43,7 @@ type Scan struct {
 	next   int // next morsel to open
 	reader catalog.RecordReader
 	shared *morselQueue // set on the scans of NewSharedScans: morsels come from it
+	rfs    []*rfTarget  // run-time join filters, applied before filter (runtime_filter_scan.go)
 
 	bytesRead atomic.Int64 // from the closed readers' catalog.ScanStats
 	bytesHit  atomic.Int64 // from the closed readers' catalog.CacheStats
@@ -231,6 +232,12 @@ func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if len(s.rfs) > 0 {
+		var err error
+		if b, err = s.applyRuntimeFilters(ctx, b); err != nil {
+			return nil, err
+		}
+	}
 	if s.pred == nil {
 		return b, nil
 	}

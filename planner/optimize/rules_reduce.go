@@ -27,20 +27,25 @@ func reduceAggregates(n plan.Node) plan.Node {
 		if !lok || !rok {
 			return m
 		}
-		src, scols := keySource(j.Left, lcols, est)
-		exprs, names := make([]plan.Expr, len(scols)), make([]string, len(scols))
-		for i, c := range scols {
-			f := src.Schema().Field(c)
-			exprs[i] = &plan.ColumnRef{Index: c, Name: f.Name, DataType: f.Type, Null: f.Nullable}
-			names[i] = fmt.Sprintf("__key%d", i)
+		for _, src := range keySources(j.Left, lcols, est) {
+			right, reduced := reduceBelow(j.Right, rcols, keyProject(src), false, est)
+			if reduced {
+				return plan.NewJoin(j.Left, right, j.Type, j.LeftKeys, j.RightKeys, j.Cond)
+			}
 		}
-		keys := plan.NewProject(src, exprs, names)
-		right, reduced := reduceBelow(j.Right, rcols, keys, false, est)
-		if !reduced {
-			return m
-		}
-		return plan.NewJoin(j.Left, right, j.Type, j.LeftKeys, j.RightKeys, j.Cond)
+		return m
 	})
+}
+
+// keyProject projects the key columns of a key source, named __key0, __key1, ...
+func keyProject(src keyCandidate) plan.Node {
+	exprs, names := make([]plan.Expr, len(src.cols)), make([]string, len(src.cols))
+	for i, c := range src.cols {
+		f := src.node.Schema().Field(c)
+		exprs[i] = &plan.ColumnRef{Index: c, Name: f.Name, DataType: f.Type, Null: f.Nullable}
+		names[i] = fmt.Sprintf("__key%d", i)
+	}
+	return plan.NewProject(src.node, exprs, names)
 }
 
 // refIndexes returns the column indexes of es when every one is a column reference.
@@ -72,16 +77,32 @@ func mapRefs(exprs []plan.Expr, cols []int) ([]int, bool) {
 	return out, true
 }
 
-// keySource returns the smallest (estimated) node below n, along inner and semi joins,
-// projections and filters, whose columns cols hold every value n's columns cols can.
-func keySource(n plan.Node, cols []int, est *plan.Estimator) (plan.Node, []int) {
+// keyCandidate is a node whose columns cols hold every key value of a join input.
+type keyCandidate struct {
+	node plan.Node
+	cols []int
+}
+
+// keySources returns the key sources to try, best first: the smallest (estimated) node
+// below n, along inner and semi joins, projections and filters, whose columns cols hold
+// every value n's columns cols can; preceded, when that node is a join, by the first
+// join-free candidate (a scan under filters and projections) estimated at most
+// scanSourceRatio times larger: the keys only need to be a superset, and a join planned
+// twice costs its every input again (TPC-H q02 planned its whole outer join a second time
+// for the keys).
+func keySources(n plan.Node, cols []int, est *plan.Estimator) []keyCandidate {
 	best, bestCols := n, cols
+	var flat plan.Node // the first join-free candidate
+	var flatCols []int
 	for {
+		if flat == nil && joinFree(n) {
+			flat, flatCols = n, cols
+		}
 		switch m := n.(type) {
 		case *plan.Project:
 			mapped, ok := mapRefs(m.Exprs, cols)
 			if !ok {
-				return best, bestCols
+				return pickSource(best, bestCols, flat, flatCols, est)
 			}
 			n, cols = m.Input, mapped
 		case *plan.Filter:
@@ -94,13 +115,42 @@ func keySource(n plan.Node, cols []int, est *plan.Estimator) (plan.Node, []int) 
 			case innerLike(m) && allAtLeast(cols, nA):
 				n, cols = m.Right, shifted(cols, -nA)
 			default:
-				return best, bestCols
+				return pickSource(best, bestCols, flat, flatCols, est)
 			}
 		default:
-			return best, bestCols
+			return pickSource(best, bestCols, flat, flatCols, est)
 		}
 		if est.Rows(n) < est.Rows(best) {
 			best, bestCols = n, cols
+		}
+	}
+}
+
+// scanSourceRatio bounds how much larger than the smallest key source a join-free one
+// may be estimated and still be preferred.
+const scanSourceRatio = 4
+
+// pickSource orders the smallest key source and the first join-free one.
+func pickSource(best plan.Node, bestCols []int, flat plan.Node, flatCols []int, est *plan.Estimator) []keyCandidate {
+	out := []keyCandidate{{best, bestCols}}
+	if flat != nil && !joinFree(best) && est.Rows(flat) <= scanSourceRatio*est.Rows(best) {
+		out = append([]keyCandidate{{flat, flatCols}}, out...)
+	}
+	return out
+}
+
+// joinFree reports whether n is a scan under filters and projections.
+func joinFree(n plan.Node) bool {
+	for {
+		switch m := n.(type) {
+		case *plan.Scan:
+			return true
+		case *plan.Filter:
+			n = m.Input
+		case *plan.Project:
+			n = m.Input
+		default:
+			return false
 		}
 	}
 }

@@ -1,0 +1,230 @@
+package build
+
+import (
+	"sync"
+
+	"github.com/flightd/flightd/exec"
+	"github.com/flightd/flightd/exec/ops"
+	"github.com/flightd/flightd/planner/plan"
+)
+
+// Run-time join filters (ops.RuntimeFilter): a hash join that discards its unmatched probe
+// rows (inner, semi and right joins building on the right input; semi, anti and left joins
+// building on the left one, hash_join_flip.go) publishes a summary of one integer-like
+// build key once built, and the scan its probe key column comes from (through filters,
+// projections of column references and the row-preserving sides of joins) drops the rows
+// that cannot match before filtering and probing them. Which join feeds which scan is decided once per
+// plan (planRuntimeFilters), when Build is entered at the root of a tree: the joins and
+// scans built while that call runs look themselves up by plan node. Correctness never
+// depends on the filter: unpublished or disabled, it keeps every row.
+
+// rfMaxBuildRows is the largest estimated build side a filter is made for.
+const rfMaxBuildRows = 1 << 23
+
+// runtimeFiltersOn switches the filters off for tests comparing with the general path.
+var runtimeFiltersOn = true
+
+// rfPlan is the run-time filters of one plan being built.
+type rfPlan struct {
+	joins map[*plan.Join]rfPair
+	scans map[*plan.Scan][]rfAttach
+	mu    sync.Mutex
+	built map[*plan.Scan]bool // scans attached to operators
+}
+
+func newRFPlan() *rfPlan {
+	return &rfPlan{joins: map[*plan.Join]rfPair{}, scans: map[*plan.Scan][]rfAttach{}, built: map[*plan.Scan]bool{}}
+}
+
+// rfPair is what one join publishes: onLeft when it builds on its right input, onRight
+// when it builds on its left input.
+type rfPair struct{ onLeft, onRight *ops.RuntimeFilter }
+
+// rfAttach is one filter a scan applies to its output column col.
+type rfAttach struct {
+	f   *ops.RuntimeFilter
+	col int
+}
+
+// rfPlans holds the plan of every Build call in progress at the root of a tree, by the
+// tree's memory pool (each query has its own).
+var (
+	rfMu    sync.Mutex
+	rfPlans = map[*exec.MemoryPool]*rfPlan{}
+)
+
+// enterRuntimeFilters plans the filters of n when no Build of env's pool is in progress;
+// the returned function ends that scope (a no-op for nested calls).
+func enterRuntimeFilters(n plan.Node, env exec.Env) func() {
+	rfMu.Lock()
+	defer rfMu.Unlock()
+	if _, ok := rfPlans[env.Pool]; ok {
+		return func() {}
+	}
+	rfPlans[env.Pool] = planRuntimeFilters(n)
+	return func() {
+		rfMu.Lock()
+		delete(rfPlans, env.Pool)
+		rfMu.Unlock()
+	}
+}
+
+// lookupRuntimeFilters returns the plan of the Build in progress for env's pool, or nil.
+func lookupRuntimeFilters(env exec.Env) *rfPlan {
+	rfMu.Lock()
+	defer rfMu.Unlock()
+	return rfPlans[env.Pool]
+}
+
+// planRuntimeFilters makes a filter for every eligible join of n (a recursive CTE's plan
+// gets none: its step is rebuilt every round).
+func planRuntimeFilters(n plan.Node) *rfPlan {
+	p := newRFPlan()
+	est := plan.NewEstimator()
+	var walk func(n plan.Node) bool
+	walk = func(n plan.Node) bool {
+		switch n.(type) {
+		case nil:
+			return true // Build reports it
+		case *plan.RecursiveCTE:
+			return false
+		}
+		for _, c := range n.Children() {
+			if !walk(c) {
+				return false
+			}
+		}
+		if j, ok := n.(*plan.Join); ok {
+			p.add(j, est)
+		}
+		return true
+	}
+	if !runtimeFiltersOn || !walk(n) {
+		return newRFPlan()
+	}
+	return p
+}
+
+// add plans the filters of join j: on its left input's scan when it discards unmatched
+// left rows and builds on its right input, on its right input's scan when it may build on
+// its left input (small semi and anti joins, flipped left joins).
+func (p *rfPlan) add(j *plan.Join, est *plan.Estimator) {
+	if len(j.LeftKeys) == 0 {
+		return
+	}
+	var pair rfPair
+	switch j.Type {
+	case plan.InnerJoin, plan.SemiJoin, plan.RightJoin:
+		if !flipJoin(j) && est.Rows(j.Right) <= rfMaxBuildRows {
+			pair.onLeft = p.attach(j.LeftKeys, j.Left)
+		}
+	}
+	switch j.Type {
+	case plan.SemiJoin, plan.AntiJoin:
+		if est.Rows(j.Left) <= float64(flipRows) {
+			pair.onRight = p.attach(j.RightKeys, j.Right)
+		}
+	case plan.LeftJoin:
+		if flipJoin(j) {
+			pair.onRight = p.attach(j.RightKeys, j.Right)
+		}
+	}
+	if pair != (rfPair{}) {
+		p.joins[j] = pair
+	}
+}
+
+// attach makes a filter for the first of keys (over probe's output) that is an
+// integer-like column read from a scan, and attaches it to that scan; nil if none is.
+func (p *rfPlan) attach(keys []plan.Expr, probe plan.Node) *ops.RuntimeFilter {
+	for k, key := range keys {
+		ref, ok := key.(*plan.ColumnRef)
+		if !ok || !rfKeyType(ref) {
+			continue
+		}
+		scan, col := rfTrace(probe, ref.Index)
+		if scan == nil {
+			continue
+		}
+		f := ops.NewRuntimeFilter(k)
+		p.scans[scan] = append(p.scans[scan], rfAttach{f: f, col: col})
+		return f
+	}
+	return nil
+}
+
+// rfKeyType reports whether a key column can be summarized (integer-like types).
+func rfKeyType(ref *plan.ColumnRef) bool {
+	return ops.FlatKeyType(ref.DataType)
+}
+
+// rfTrace follows column col of n's output down to the scan it is read from, through
+// filters, projections of column references and the sides of joins whose output rows
+// carry the input row's value unchanged (the left side of inner, left, semi, anti and
+// mark joins, the right side of inner joins); it returns nil when col is computed or
+// comes through another node, or the scan has a pushed limit.
+func rfTrace(n plan.Node, col int) (*plan.Scan, int) {
+	for {
+		switch m := n.(type) {
+		case *plan.Scan:
+			if m.Limit >= 0 {
+				return nil, 0
+			}
+			return m, col
+		case *plan.Filter:
+			n = m.Input
+		case *plan.Project:
+			ref, ok := m.Exprs[col].(*plan.ColumnRef)
+			if !ok {
+				return nil, 0
+			}
+			n, col = m.Input, ref.Index
+		case *plan.Join:
+			nl := m.Left.Schema().NumFields()
+			switch {
+			case col < nl && m.Type != plan.RightJoin && m.Type != plan.FullJoin:
+				n = m.Left
+			case col >= nl && (m.Type == plan.InnerJoin || m.Type == plan.CrossJoin):
+				n, col = m.Right, col-nl
+			default:
+				return nil, 0
+			}
+		default:
+			return nil, 0
+		}
+	}
+}
+
+// joinFilters returns the filters join j publishes when it builds on its right input
+// (onLeft) and on its left input (onRight); nil when none.
+func joinFilters(j *plan.Join, env exec.Env) (onLeft, onRight *ops.RuntimeFilter) {
+	if p := lookupRuntimeFilters(env); p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		pair := p.joins[j]
+		return pair.onLeft, pair.onRight
+	}
+	return nil, nil
+}
+
+// attachScanFilters attaches the filters planned for scan n to its operators (one scan, or
+// the workers' scans of one parallel pipeline). A plan node built twice (a subtree shared
+// by two parents) disables its filters: only one of the copies feeds the join.
+func attachScanFilters(n *plan.Scan, env exec.Env, scans ...*ops.Scan) {
+	p := lookupRuntimeFilters(env)
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	again := p.built[n]
+	p.built[n] = true
+	for _, a := range p.scans[n] {
+		if again {
+			a.f.Disable()
+		}
+		for _, s := range scans {
+			s.AddRuntimeFilter(a.f, a.col)
+		}
+	}
+}
