@@ -190,7 +190,10 @@ func indexCases(rows int) []indexCase {
 }
 
 // BenchmarkIndexLookup: see the comment at the top of this file. Metrics: flightd-ms,
-// pylance-ms, ratio-vs-pylance (target ≤ 1.0), noindex-ms and ratio-vs-noindex; bytes read
+// pylance-ms, ratio-vs-pylance (target ≤ 1.0), noindex-ms and ratio-vs-noindex, floor-ms
+// (the same client calls against a Flight server that does no work: index_floor_test.go,
+// measured after each flightd/pylance pair, so flightd-ms minus floor-ms is what flightd
+// itself spends); bytes read
 // by flightd (store-B: everything it read from storage in the query; scan-B: EXPLAIN
 // ANALYZE's figure), by flightd without the index (noindex-scan-B) and by pylance
 // (pylance-B); table-B is the size of the data files.
@@ -211,8 +214,9 @@ func BenchmarkIndexLookup(b *testing.B) {
 			if c.name == "point" && rows >= 10_000_000 && (scanB < 0 || scanB*1000 >= tableBytes) {
 				b.Fatalf("the point lookup read %d of the table's %d bytes: not under 0.1%%", scanB, tableBytes)
 			}
+			floorAddr := startFloorServer(b, addr, sql)
 			var ps pairs
-			var noix []time.Duration
+			var noix, floor []time.Duration
 			var storeB, pyB, rows int64
 			for b.Loop() {
 				before := store.bytes.Load()
@@ -224,6 +228,11 @@ func BenchmarkIndexLookup(b *testing.B) {
 				}
 				rows, pyB = theirs.Rows, theirs.ReadBytes
 				ps.add(seconds(ours.Seconds), seconds(theirs.Seconds))
+				fl := p.call(b, map[string]any{"op": "flightsql", "addr": floorAddr, "sql": sql})
+				if fl.Rows != ours.Rows {
+					b.Fatalf("%s: the floor server returned %d rows, flightd %d", c.where, fl.Rows, ours.Rows)
+				}
+				floor = append(floor, seconds(fl.Seconds))
 			}
 			// Without the index: a pass of its own, so that no flightd/pylance pair above is
 			// measured right after one of these full scans (flightd's process pays for a full
@@ -236,6 +245,7 @@ func BenchmarkIndexLookup(b *testing.B) {
 				noix = append(noix, seconds(plain.Seconds))
 			}
 			ps.report(b, "pylance")
+			b.ReportMetric(median(floor).Seconds()*1e3, "floor-ms")
 			mn := median(noix)
 			b.ReportMetric(mn.Seconds()*1e3, "noindex-ms")
 			if mn > 0 {

@@ -57,12 +57,14 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 		return f.sendSpeculative(ctx, stream, sp)
 	}
 	alloc := newQueryAllocator(f.srv.env.Mem)
-	op, err := f.srv.runLogical(ctx, tp, nil, alloc)
+	op, err := f.srv.runLogical(ctx, tp, nil, false, nil, alloc)
 	if err != nil {
 		alloc.close()
 		return err
 	}
-	return f.send(ctx, stream, op.Schema(), f.srv.stream(ctx, op), alloc)
+	src := newOpSource(f.srv, op)
+	defer src.close()
+	return f.send(ctx, stream, op.Schema(), nil, src, alloc)
 }
 
 // sendSpeculative streams the run started for this ticket at GetFlightInfo; the run ends
@@ -71,69 +73,69 @@ func (f *flightService) sendSpeculative(ctx context.Context, stream flight.Fligh
 	stop := context.AfterFunc(ctx, func() { sp.cancel(context.Cause(ctx)) })
 	defer stop()
 	defer sp.finish(context.Canceled)
-	sc, ch, err := sp.wait(ctx)
+	src, err := sp.source(ctx, f.srv)
 	if err != nil {
 		return err
 	}
-	return f.send(ctx, stream, sc, ch, sp.alloc)
+	return f.send(ctx, stream, sp.op.Schema(), sp.takeSchemaMsg(), src, sp.alloc)
 }
 
-// send writes the chunks of ch to the client. When ctx is cancelled it returns the cause
+// send writes the batches of src to the client. When ctx is cancelled it returns the cause
 // (CancelFlightInfo, shutdown or the client's own cancellation). On the wireMsg path it
 // returns once the transport has written (or dropped) the batches it still held, so that
-// every batch is released by then. alloc is the stream's allocator (the IPC writer's too);
-// send closes it.
+// every batch is released by then. schemaMsg, when not nil, is sc's IPC schema message,
+// already encoded (a speculative run's); send releases it. alloc is the stream's allocator
+// (the IPC writer's too); send closes it. The caller closes src.
 func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema,
-	ch <-chan flight.StreamChunk, alloc *queryAllocator) error {
-	defer func() { // the producer stops on ctx; drain whatever it still sends
-		for chunk := range ch {
-			if chunk.Data != nil {
-				chunk.Data.Release()
-			}
-		}
-	}()
+	schemaMsg *ipc.Payload, src *opSource, alloc *queryAllocator) error {
 	defer alloc.close()
 	var out batchSender
 	if !f.wire || hasDictionary(sc) { // arrow-go's writer tracks and emits dictionary batches
+		if schemaMsg != nil {
+			schemaMsg.Release()
+		}
 		wr := flight.NewRecordWriter(stream, ipc.WithSchema(sc), ipc.WithAllocator(alloc))
 		defer wr.Close()
 		out = writerSender{wr}
 	} else {
 		ws := newWireSender(ctx, stream, sc, alloc)
 		defer ws.finish()
-		if err := ws.start(); err != nil {
+		var err error
+		if schemaMsg != nil {
+			err = ws.sendPayload(*schemaMsg, nil) // what ws.start sends
+		} else {
+			err = ws.start()
+		}
+		if err != nil {
 			return fmt.Errorf("send results: %w", err)
 		}
 		out = ws
 	}
 	// Closed before ws.finish and wr.Close run (defers run last first): when ctx ends, finish
-	// releases messages the transport may still be writing, and the producer may still be
-	// allocating until the drain above; a closed allocator hands those buffers back to mem
-	// instead of reusing (or poisoning) them.
+	// releases messages the transport may still be writing, and the producer (stream's
+	// goroutine, when src handed the operator to it) may still be allocating until src is
+	// closed; a closed allocator hands those buffers back to mem instead of reusing (or
+	// poisoning) them.
 	defer alloc.close()
 	for {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case chunk, ok := <-ch:
-			if !ok {
-				return nil
+		batch, err := src.next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
 			}
-			if chunk.Err != nil {
-				if ctx.Err() != nil {
-					return context.Cause(ctx)
-				}
-				return chunk.Err
-			}
-			rows := chunk.Data.NumRows()
-			if err := out.send(chunk.Data); err != nil {
-				return fmt.Errorf("send results: %w", err)
-			}
-			noteRows(ctx, rows)
+			return err
 		}
+		if batch == nil {
+			return nil
+		}
+		rows := batch.NumRows()
+		if err := out.send(batch); err != nil {
+			return fmt.Errorf("send results: %w", err)
+		}
+		noteRows(ctx, rows)
 	}
 }
 

@@ -19,8 +19,9 @@ import (
 
 // endpoints returns the endpoints of a planned query: up to s.maxEndpoints shards when the
 // plan allows it, spread over the configured locations. Every ticket carries the query id.
-func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, id queryID) ([]*flight.FlightEndpoint, error) {
-	n, err := s.shardCount(ctx, p)
+// optimized, when set, is p's optimized plan (a cached plan, plancache.go).
+func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, optimized plan.Node, id queryID) ([]*flight.FlightEndpoint, error) {
+	n, err := s.shardCount(ctx, p, optimized)
 	if err != nil {
 		return nil, err
 	}
@@ -39,16 +40,20 @@ func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, id queryID)
 	return eps, nil
 }
 
-// shardCount decides how many endpoints a query gets.
-func (s *Server) shardCount(ctx context.Context, p *planner.Prepared) (int, error) {
+// shardCount decides how many endpoints a query gets. optimized, when set, is p's
+// optimized plan.
+func (s *Server) shardCount(ctx context.Context, p *planner.Prepared, optimized plan.Node) (int, error) {
 	if s.maxEndpoints <= 1 || p.Analyze {
 		return 1, nil
 	}
-	node, err := s.planner.Logical(ctx, p.Substrait)
-	if err != nil {
-		return 0, err
+	if optimized == nil {
+		node, err := s.planner.Logical(ctx, p.Substrait)
+		if err != nil {
+			return 0, err
+		}
+		optimized = planner.Optimize(node)
 	}
-	scan := shardableScan(planner.Optimize(node))
+	scan := shardableScan(optimized)
 	if scan == nil {
 		return 1, nil
 	}

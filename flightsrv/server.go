@@ -64,6 +64,9 @@ type Config struct {
 	// MaxRecvMsgSize bounds one message a client sends (a DoPut batch, a command); larger
 	// ones are refused with RESOURCE_EXHAUSTED. 0 means DefaultMaxRecvMsgSize.
 	MaxRecvMsgSize int
+	// NoPlanCache turns the plan cache of ad-hoc queries off (plancache.go): by default a
+	// repeated query reuses its plan while the tables it reads are unchanged.
+	NoPlanCache bool
 }
 
 // DefaultMaxRecvMsgSize is the default Config.MaxRecvMsgSize: room for the parameter and
@@ -92,6 +95,10 @@ type Server struct {
 	spec        *specRegistry
 	noSpec      bool // Config.NoSpeculation
 	maxRecvSize int
+	// plans caches the plans of ad-hoc queries, planned by cachePlanner (plancache.go);
+	// nil when Config.NoPlanCache is set.
+	plans        *planCache
+	cachePlanner *planner.Planner
 }
 
 // New builds a Server.
@@ -115,6 +122,9 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS,
 		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations, queries: newQueryRegistry(), maxRecvSize: cfg.MaxRecvMsgSize,
 		noSpec: cfg.NoSpeculation}
+	if !cfg.NoPlanCache {
+		s.plans, s.cachePlanner = newPlanCache(), planner.New(recordingCatalog{inner: cfg.Catalog})
+	}
 	if s.maxRecvSize <= 0 {
 		s.maxRecvSize = DefaultMaxRecvMsgSize
 	}
@@ -186,21 +196,31 @@ func (s *Server) Execute(ctx context.Context, sql string) (exec.Operator, error)
 // scan when the ticket says so, returning the root operator (opened). For EXPLAIN ANALYZE it
 // runs the plan to the end and returns an operator over the one-row profile instead.
 func (s *Server) run(ctx context.Context, tp ticketPayload) (exec.Operator, error) {
-	return s.runLogical(ctx, tp, nil, nil)
+	return s.runLogical(ctx, tp, nil, false, nil, nil)
 }
 
 // runLogical is run with the logical plan tp.Plan encodes when the caller still holds it
 // from planning (planner.Prepared.Logical, used once): it skips decoding the Substrait plan
-// again. node nil decodes tp.Plan. A non-nil alloc (the result stream's) also allocates the
-// query's buffers when the plan only streams (streamsOnly).
-func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Node, alloc *queryAllocator) (exec.Operator, error) {
+// again. node nil decodes tp.Plan. optimized says node is already optimized (a cached plan,
+// plancache.go, which is shared and must not be optimized again); otherwise a non-nil fill
+// receives the optimized plan (to cache it; from then on the plan is only read). A non-nil
+// alloc (the result stream's) also allocates the query's buffers when the plan only
+// streams (streamsOnly).
+func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Node, optimized bool, fill func(plan.Node),
+	alloc *queryAllocator) (exec.Operator, error) {
 	var err error
 	if node == nil {
 		if node, err = s.planner.Logical(ctx, tp.Plan); err != nil {
 			return nil, err
 		}
+		optimized = false
 	}
-	node = planner.Optimize(node)
+	if !optimized {
+		node = planner.Optimize(node)
+		if fill != nil {
+			fill(node)
+		}
+	}
 	if tp.Shard.Count > 1 {
 		if node, err = withShard(node, tp.Shard); err != nil {
 			return nil, err

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	flightpb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/session"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flightd/flightd/internal/dberr"
@@ -26,6 +28,9 @@ import (
 // not decode is refused with INVALID_ARGUMENT (arrow-go's middleware would panic on it).
 func sessionMiddleware() []flight.ServerMiddleware {
 	check := func(ctx context.Context) error {
+		if !hasCookie(ctx) {
+			return nil // parsing no cookies still costs an http.Request
+		}
 		c, err := session.GetIncomingCookieByName(ctx, session.StatelessSessionCookieName)
 		if err != nil {
 			return nil // no session cookie (or none that parses as a cookie): a new session
@@ -54,7 +59,35 @@ func sessionMiddleware() []flight.ServerMiddleware {
 		},
 	}
 	sess := flight.CreateServerMiddleware(session.NewServerSessionMiddleware(session.NewStatelessServerSessionManager()))
-	return []flight.ServerMiddleware{guard, sess}
+	return []flight.ServerMiddleware{guard, lazySessions(sess)}
+}
+
+// lazySessions runs arrow-go's session middleware only for calls that have a session or may
+// start one: calls that send a cookie, and actions (SetSessionOptions, GetSessionOptions,
+// CloseSession). Any other call without a cookie has an empty session, which is what the
+// middleware would give it too; skipping it saves building a new session and its cookie,
+// which the middleware would put in the call's headers and trailers, for every call of a
+// client that keeps no cookies (pyarrow's default).
+func lazySessions(sess flight.ServerMiddleware) flight.ServerMiddleware {
+	return flight.ServerMiddleware{
+		Unary: func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			if !hasCookie(ctx) {
+				return h(ctx, req)
+			}
+			return sess.Unary(ctx, req, info, h)
+		},
+		Stream: func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			if !hasCookie(ss.Context()) && !strings.HasSuffix(info.FullMethod, "/DoAction") {
+				return h(srv, ss)
+			}
+			return sess.Stream(srv, ss, info, h)
+		},
+	}
+}
+
+// hasCookie reports whether the call sent a cookie header.
+func hasCookie(ctx context.Context) bool {
+	return len(metadata.ValueFromIncomingContext(ctx, "cookie")) > 0
 }
 
 // checkSessionOption validates one option; it returns the error kind, or -1 when it is valid.

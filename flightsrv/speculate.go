@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -43,10 +44,18 @@ type specRun struct {
 	cancel  context.CancelCauseFunc
 	timer   *time.Timer
 
-	ready  chan struct{} // closed once schema, ch and err are set
-	schema *arrow.Schema
-	ch     <-chan flight.StreamChunk // nil when err is set
-	err    error
+	ready chan struct{} // closed once op, first, firstErr and err are set
+	op    exec.Operator // the opened plan; nil when err is set
+	// first is the result's first batch (nil: the result is empty, or firstErr says why
+	// there is none), which the run produces before its DoGet comes; the DoGet's opSource
+	// produces the rest.
+	first    arrow.RecordBatch
+	firstErr error
+	err      error     // planning or opening failed
+	src      *opSource // the DoGet's source, once source made it
+	// schemaMsg is the result's IPC schema message, encoded ahead of the DoGet (it is the
+	// first message the DoGet sends); nil once the DoGet took it.
+	schemaMsg *ipc.Payload
 
 	finishOnce sync.Once
 	finished   chan struct{} // closed once every batch is released
@@ -70,16 +79,18 @@ func newSpecRegistry() *specRegistry {
 
 // start runs the statement of tp in the background unless the registry is full or closed.
 // node is the logical plan tp.Plan encodes, when the planner still holds it (nil: decode
-// tp.Plan); the run owns it. ctx carries the planning call's values (session, user); its
-// cancellation does not end the run.
-func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, node plan.Node) {
+// tp.Plan); the run owns it, unless optimized says it is a cached optimized plan, which
+// the run only reads. A non-nil fill receives node once optimized (runLogical). ctx
+// carries the planning call's values (session, user); its cancellation does not end the
+// run. start reports whether the run started.
+func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, node plan.Node, optimized bool, fill func(plan.Node)) bool {
 	if tp.Query.isZero() || tp.Analyze {
-		return
+		return false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed || len(r.runs) >= maxSpeculative || r.runs[tp.Query] != nil {
-		return
+		return false
 	}
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	sp := &specRun{payload: tp.encode(), alloc: newQueryAllocator(s.env.Mem), cancel: cancel, ready: make(chan struct{}), finished: make(chan struct{})}
@@ -90,17 +101,20 @@ func (r *specRegistry) start(ctx context.Context, s *Server, tp ticketPayload, n
 		defer close(sp.ready)
 		defer func() { // as the DoGet call's own recovery would (calls.go)
 			if p := recover(); p != nil {
-				sp.err, sp.ch = recovered(s.log, "DoGet", p), nil
+				sp.err = recovered(s.log, "DoGet", p)
 			}
 		}()
-		op, err := s.runLogical(rctx, tp, node, sp.alloc)
+		op, err := s.runLogical(rctx, tp, node, optimized, fill, sp.alloc)
 		if err != nil {
 			sp.err = err
 			return
 		}
-		sp.schema = op.Schema()
-		sp.ch = s.stream(rctx, op)
+		sp.op = op
+		msg := ipc.GetSchemaPayload(op.Schema(), sp.alloc)
+		sp.schemaMsg = &msg
+		sp.first, sp.firstErr = op.Next(rctx)
 	}()
+	return true
 }
 
 // take removes and returns the waiting run of the ticket payload tp, or nil.
@@ -168,15 +182,38 @@ func (r *specRegistry) close() {
 // errSpeculationAbandoned is the cause of a speculative run nobody redeemed (in time).
 var errSpeculationAbandoned = fmt.Errorf("speculative run not redeemed: %w", context.Canceled)
 
-// wait returns the run's schema and chunks once the plan is built and opened, or the error
-// building it failed with; it gives up when ctx ends.
-func (sp *specRun) wait(ctx context.Context) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+// source waits until the run has opened its plan and produced its first batch, and returns
+// the source a DoGet streams the result from, or the error building the plan failed with;
+// it gives up when ctx ends. The run still owns the operator (finish closes it).
+func (sp *specRun) source(ctx context.Context, s *Server) (*opSource, error) {
 	select {
 	case <-sp.ready:
-		return sp.schema, sp.ch, sp.err
 	case <-ctx.Done():
-		return nil, nil, context.Cause(ctx)
+		return nil, context.Cause(ctx)
 	}
+	if sp.err != nil {
+		return nil, sp.err
+	}
+	src := &opSource{srv: s, op: sp.op, nexts: 1}
+	switch {
+	case sp.first != nil:
+		src.push(sp.first)
+		sp.first = nil
+	case sp.firstErr != nil:
+		src.failed = sp.firstErr
+	default:
+		src.done = true
+	}
+	sp.src = src
+	return src, nil
+}
+
+// takeSchemaMsg hands the run's encoded schema message (nil: none) to the caller, who
+// releases it. Call it after source.
+func (sp *specRun) takeSchemaMsg() *ipc.Payload {
+	msg := sp.schemaMsg
+	sp.schemaMsg = nil
+	return msg
 }
 
 // finish cancels the run with cause and releases whatever it still produces; it returns
@@ -185,12 +222,18 @@ func (sp *specRun) finish(cause error) {
 	sp.finishOnce.Do(func() {
 		sp.cancel(cause)
 		<-sp.ready
-		if sp.ch != nil {
-			for chunk := range sp.ch {
-				if chunk.Data != nil {
-					chunk.Data.Release()
-				}
+		if sp.schemaMsg != nil {
+			sp.schemaMsg.Release()
+			sp.schemaMsg = nil
+		}
+		switch {
+		case sp.src != nil: // the DoGet's source owns the operator now
+			sp.src.close()
+		case sp.op != nil:
+			if sp.first != nil {
+				sp.first.Release()
 			}
+			sp.op.Close()
 		}
 		sp.alloc.close()
 		close(sp.finished)

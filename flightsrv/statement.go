@@ -14,17 +14,41 @@ import (
 // flightInfo builds the FlightInfo of a planned statement: its schema and its endpoints,
 // whose tickets carry the pinned Substrait plan and a new query id.
 func (s *Server) flightInfo(ctx context.Context, p *planner.Prepared, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	return s.flightInfoOf(ctx, p, planExtras{}, desc)
+}
+
+// planExtras is what the plan cache (plancache.go) adds to a planned statement.
+type planExtras struct {
+	optimized plan.Node       // a cached plan's optimized plan, run in place of p.Logical
+	schema    []byte          // the cached serialized schema
+	fill      func(plan.Node) // caches the plan, given p.Logical optimized (a miss)
+}
+
+// flightInfoOf is flightInfo with what the plan cache adds.
+func (s *Server) flightInfoOf(ctx context.Context, p *planner.Prepared, x planExtras, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	id := newQueryID()
 	noteQuery(ctx, id)
-	eps, err := s.endpoints(ctx, p, id)
+	eps, err := s.endpoints(ctx, p, x.optimized, id)
 	if err != nil {
 		return nil, err
 	}
+	started := false
 	if s.spec != nil && len(eps) == 1 && len(s.locations) == 0 { // speculate.go
-		s.spec.start(ctx, s, ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}, p.Logical)
+		tp := ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}
+		if x.optimized != nil {
+			started = s.spec.start(ctx, s, tp, x.optimized, true, nil)
+		} else {
+			started = s.spec.start(ctx, s, tp, p.Logical, false, x.fill)
+		}
+	}
+	if x.fill != nil && !started {
+		x.fill(planner.Optimize(p.Logical))
+	}
+	if x.schema == nil {
+		x.schema = s.schemaBytes(p.Schema)
 	}
 	return &flight.FlightInfo{
-		Schema:           s.schemaBytes(p.Schema),
+		Schema:           x.schema,
 		FlightDescriptor: desc,
 		Endpoint:         eps,
 		TotalRecords:     -1,
@@ -40,6 +64,17 @@ func statementTicket(b []byte) ([]byte, error) {
 // GetFlightInfoStatement plans an ad-hoc SQL query.
 func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	noteSQL(ctx, cmd.GetQuery())
+	if key, ok := planCacheKey(ctx, cmd.GetQuery()); ok && s.plans != nil { // plancache.go
+		e, p, fill, err := s.planCached(ctx, key, cmd.GetQuery())
+		switch {
+		case err != nil:
+			return nil, err
+		case e != nil:
+			return s.flightInfoOf(ctx, e.prepared, planExtras{optimized: e.optimized, schema: e.schema}, desc)
+		case !p.IsWrite:
+			return s.flightInfoOf(ctx, p, planExtras{fill: fill}, desc)
+		}
+	}
 	p, err := s.planner.PlanSQL(ctx, cmd.GetQuery())
 	if err != nil {
 		return nil, err

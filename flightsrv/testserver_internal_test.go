@@ -37,17 +37,7 @@ func startTestServer(t *testing.T, rows int, cfg Config) *testServer {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	cat := memcat.New(memcat.WithMorselRows(256))
-	b := array.NewInt64Builder(mem)
-	for i := range rows {
-		b.Append(int64(i))
-	}
-	col := b.NewArray()
-	b.Release()
-	sc := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	batch := array.NewRecordBatch(sc, []arrow.Array{col}, int64(rows))
-	col.Release()
-	require.NoError(t, cat.AddTable("t", sc, batch))
-	batch.Release()
+	addIntTable(t, cat, mem, rows)
 
 	cfg.Catalog, cfg.Mem = cat, mem
 	if cfg.Logger == nil {
@@ -64,6 +54,22 @@ func startTestServer(t *testing.T, rows int, cfg Config) *testServer {
 		mem.AssertSize(t, 0)
 	})
 	return ts
+}
+
+// addIntTable adds (or replaces) the table t(x int64) with rows 0..rows-1 to cat.
+func addIntTable(t *testing.T, cat *memcat.Catalog, mem memory.Allocator, rows int) {
+	t.Helper()
+	b := array.NewInt64Builder(mem)
+	for i := range rows {
+		b.Append(int64(i))
+	}
+	col := b.NewArray()
+	b.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	batch := array.NewRecordBatch(sc, []arrow.Array{col}, int64(rows))
+	col.Release()
+	defer batch.Release()
+	require.NoError(t, cat.AddTable("t", sc, batch))
 }
 
 // dial connects a Flight SQL client, closed when the test ends.
