@@ -56,12 +56,15 @@ var (
 // enterRuntimeFilters plans the filters of n when no Build of env's pool is in progress;
 // the returned function ends that scope (a no-op for nested calls).
 func enterRuntimeFilters(n plan.Node, env exec.Env) func() {
-	rfMu.Lock()
-	defer rfMu.Unlock()
-	if _, ok := rfPlans[env.Pool]; ok {
+	if lookupRuntimeFilters(env) != nil {
 		return func() {}
 	}
-	rfPlans[env.Pool] = planRuntimeFilters(n)
+	// Planned outside the lock: only this query's root Build registers its pool, and its
+	// nested Builds start after it has.
+	p := planRuntimeFilters(n)
+	rfMu.Lock()
+	rfPlans[env.Pool] = p
+	rfMu.Unlock()
 	return func() {
 		rfMu.Lock()
 		delete(rfPlans, env.Pool)

@@ -150,7 +150,7 @@ func (h *HashJoin) build(ctx context.Context) error {
 	}
 	src := h.core.src.(*hashSource)
 	src.ht = ht
-	h.rfLeft.publish(ht.keyCols) // runtime_filter.go
+	h.rfLeft.publish(ht.keyCols, h.res) // runtime_filter.go
 
 	return h.res.TryGrow(ht.bytes())
 }

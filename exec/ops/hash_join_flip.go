@@ -67,7 +67,7 @@ func (h *HashJoin) buildFlipped(ctx context.Context, batches []arrow.RecordBatch
 	if err != nil {
 		return err
 	}
-	h.rfRight.publish(ht.keyCols) // runtime_filter.go
+	h.rfRight.publish(ht.keyCols, h.res) // runtime_filter.go
 	evals, err := expr.CompileAll(h.spec.RightKeys, h.env.Mem)
 	if err != nil {
 		releaseArrays(ht.keyCols)

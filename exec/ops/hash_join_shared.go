@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/flightd/flightd/exec"
 	"github.com/flightd/flightd/internal/dberr"
@@ -119,9 +120,9 @@ func (b *HashBuild) run(ctx context.Context) error {
 	}
 	b.ht = ht
 	if b.flipped { // runtime_filter.go
-		b.rfRight.publish(ht.keyCols)
+		b.rfRight.publish(ht.keyCols, b.res)
 	} else {
-		b.rfLeft.publish(ht.keyCols)
+		b.rfLeft.publish(ht.keyCols, b.res)
 	}
 	return b.res.TryGrow(ht.bytes())
 }
@@ -157,11 +158,16 @@ func (b *HashBuild) Abandon() error {
 
 // settleNullCounts computes every lazily counted null count of batch now, while one
 // goroutine owns it: workers probing the shared build read NullN concurrently, and the
-// first read of an unknown count writes it.
+// first read of an unknown count writes it. ArrayData.NullN only reports the stored count
+// (negative when unknown); an Array over the data counts and stores it.
 func settleNullCounts(batch arrow.RecordBatch) {
 	var settle func(d arrow.ArrayData)
 	settle = func(d arrow.ArrayData) {
-		d.NullN()
+		if d.NullN() < 0 {
+			a := array.MakeFromData(d)
+			a.NullN()
+			a.Release()
+		}
 		for _, c := range d.Children() {
 			settle(c)
 		}

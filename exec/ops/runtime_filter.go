@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/flightd/flightd/exec"
 )
 
 // RuntimeFilter is a run-time join filter (DuckDB's and DataFusion's dynamic join
@@ -47,12 +49,20 @@ func (f *RuntimeFilter) active() *rfSet {
 }
 
 // publish summarizes the build side's key columns (hashTable.keyCols); a key column that
-// is not integer-like leaves f unpublished.
-func (f *RuntimeFilter) publish(keyCols []arrow.Array) {
+// is not integer-like leaves f unpublished. The summary's memory is reserved from res (the
+// join's reservation, freed when the join closes); when the query's pool refuses it, the
+// filter keeps min/max only.
+func (f *RuntimeFilter) publish(keyCols []arrow.Array, res *exec.Reservation) {
 	if f == nil || f.key >= len(keyCols) || !flatKeyType(keyCols[f.key].DataType()) {
 		return
 	}
-	f.set.Store(newRFSet(keyCols[f.key]))
+	col := keyCols[f.key]
+	keysBytes := int64(8 * col.Len()) // int64Values' copy, held while the set is built
+	if res.TryGrow(keysBytes) != nil {
+		return
+	}
+	defer res.Shrink(keysBytes)
+	f.set.Store(newRFSet(col, func(n int64) bool { return res.TryGrow(n) == nil }))
 }
 
 // rfSet is a published summary of the build keys.
@@ -73,7 +83,9 @@ const (
 	rfMaxBloom  = 1 << 21
 )
 
-func newRFSet(col arrow.Array) *rfSet {
+// newRFSet summarizes col; reserve is asked for the bytes of a bitmap or bloom filter
+// before it is made, and the set keeps min/max only when it refuses.
+func newRFSet(col arrow.Array, reserve func(int64) bool) *rfSet {
 	vals := int64Values(col, nil)
 	s := &rfSet{empty: true}
 	n := 0
@@ -96,6 +108,9 @@ func newRFSet(col arrow.Array) *rfSet {
 	span := uint64(s.max) - uint64(s.min) // may exceed MaxInt64
 	switch {
 	case span < rfMaxDense && span/rfDenseBits < uint64(n):
+		if !reserve(int64(span/64+1) * 8) {
+			break
+		}
 		s.dense = make([]uint64, span/64+1)
 		for i, v := range vals {
 			if !col.IsNull(i) {
@@ -105,6 +120,9 @@ func newRFSet(col arrow.Array) *rfSet {
 		}
 	case n/4 <= rfMaxBloom:
 		words := 1 << bits.Len(uint(max(n/4, 1)-1)) // a power of two ≥ n/4
+		if !reserve(int64(words) * 8) {
+			break
+		}
 		s.bloom = make([]uint64, words)
 		s.shift = uint(64 - bits.TrailingZeros(uint(words)))
 		for i, v := range vals {

@@ -66,7 +66,7 @@ func TestRuntimeFilterSets(t *testing.T) {
 			defer build.Release()
 			f := NewRuntimeFilter(0)
 			require.Nil(t, f.active(), "unpublished")
-			f.publish([]arrow.Array{build})
+			f.publish([]arrow.Array{build}, nil)
 			s := f.active()
 			require.NotNil(t, s)
 			require.Equal(t, c.wantDense, s.dense != nil)
@@ -167,13 +167,13 @@ func TestRuntimeFilterClaimAndAdapt(t *testing.T) {
 	defer col.Release()
 	f := NewRuntimeFilter(0)
 	f.Claim()
-	f.publish([]arrow.Array{col})
+	f.publish([]arrow.Array{col}, nil)
 	require.NotNil(t, f.active())
 	f.Claim()
 	require.Nil(t, f.active(), "claimed twice")
 
 	g := NewRuntimeFilter(0)
-	g.publish([]arrow.Array{col})
+	g.publish([]arrow.Array{col}, nil)
 	tg := &rfTarget{f: g}
 	tg.count(rfSampleRows/2, rfSampleRows/2)
 	require.False(t, tg.off.Load(), "before the sample ends")
@@ -194,4 +194,37 @@ func TestRuntimeFilterClaimAndAdapt(t *testing.T) {
 	require.NoError(t, err)
 	defer out.Release()
 	require.Equal(t, []int64{1, 2, 3}, out.Column(0).(*array.Int64).Int64Values())
+}
+
+// TestRuntimeFilterReserves: a filter's bitmap is reserved from the join's reservation,
+// and a pool that refuses it leaves a min/max-only filter that still drops rows outside
+// the range and keeps the rest.
+func TestRuntimeFilterReserves(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	col := rfColumn(mem, []int64{10, 12, 70}, []bool{false, false, false})
+	defer col.Release()
+
+	pool := exec.NewMemoryPool(0)
+	res := pool.NewReservation("join")
+	f := NewRuntimeFilter(0)
+	f.publish([]arrow.Array{col}, res)
+	s := f.active()
+	require.NotNil(t, s)
+	require.NotNil(t, s.dense)
+	require.Equal(t, int64(8*len(s.dense)), res.Size(), "the bitmap is reserved, the key copy returned")
+
+	tight := exec.NewMemoryPool(int64(8 * col.Len())) // room for the key copy only
+	g := NewRuntimeFilter(0)
+	g.publish([]arrow.Array{col}, tight.NewReservation("join"))
+	s = g.active()
+	require.NotNil(t, s)
+	require.Nil(t, s.dense)
+	require.Nil(t, s.bloom)
+	require.Equal(t, [2]int64{10, 70}, [2]int64{s.min, s.max})
+	require.Zero(t, tight.Used())
+
+	none := NewRuntimeFilter(0)
+	none.publish([]arrow.Array{col}, exec.NewMemoryPool(8).NewReservation("join"))
+	require.Nil(t, none.active(), "no room for the key copy: unpublished")
 }
