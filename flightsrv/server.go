@@ -239,6 +239,7 @@ func (s *Server) runLogical(ctx context.Context, tp ticketPayload, node plan.Nod
 	env := s.env
 	if alloc != nil && !tp.Analyze && streamsOnly(node) {
 		env.Mem = alloc
+		env.Parallelism = streamWorkers(node, env.Parallelism) // stream_workers.go
 	}
 	op, err := build.Build(node, env)
 	if err != nil {
