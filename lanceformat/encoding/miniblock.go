@@ -3,6 +3,7 @@ package encoding
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -72,6 +73,7 @@ type MiniBlock struct {
 	dict   *Builder   // decoded dictionary, if the page has one
 	short  *shortDict // dict laid out for gathering short strings, built on first use
 	idx    []byte     // reused buffer of a chunk's unpacked dictionary indices
+	bufs   [][]byte   // reused slice headers of a chunk's value buffers (see splitChunk)
 	vd     valueDecoder
 }
 
@@ -206,7 +208,10 @@ func (m *MiniBlock) splitChunk(c []byte) (chunkParts, error) {
 	if cp.def, err = cc.take(defSize); err != nil {
 		return cp, err
 	}
-	cp.bufs = make([][]byte, 0, nb)
+	// The headers go into the page's reused slice (no allocation per chunk); cp.bufs is
+	// valid until the next splitChunk on m, which every caller respects.
+	cp.bufs = slices.Grow(m.bufs[:0], int(nb))
+	m.bufs = cp.bufs
 	for _, s := range sizes {
 		b, err := cc.take(s)
 		if err != nil {

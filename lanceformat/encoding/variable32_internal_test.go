@@ -102,3 +102,28 @@ func mustBuilder(t *testing.T) *Builder {
 	require.NoError(t, err)
 	return b
 }
+
+// rebaseEnds32 (four offsets a step) agrees with the plain loop for every length up to 13
+// and a decrease at every position, including in the unrolled steps and the tail.
+func TestRebaseEnds32(t *testing.T) {
+	for n := range 14 {
+		for bad := -1; bad < n; bad++ {
+			src := make([]uint32, n+1)
+			for i := range src {
+				src[i] = uint32(10 + 3*i)
+			}
+			if bad >= 0 {
+				src[bad+1] = src[bad] - 1 // offset bad+1 below offset bad
+			}
+			got, want := make([]int64, n), make([]int64, n)
+			ok := true
+			for i := range n {
+				ok = ok && src[i+1] >= src[i]
+				want[i] = -5 + int64(src[i+1])
+			}
+			require.Equal(t, ok, rebaseEnds32(got, src, -5), "n %d, decrease at %d", n, bad)
+			require.Equal(t, bad < 0, ok)
+			require.Equal(t, want, got, "n %d, decrease at %d", n, bad)
+		}
+	}
+}
