@@ -135,11 +135,15 @@ func (c *Catalog) LoadTable(ctx context.Context, name string, at catalog.Version
 }
 
 // resolve finds the manifest at names, mapping "not found" errors to the catalog sentinels.
-// It lists _versions/ once (only its newest entries when that is enough, see
-// table.Dataset.NewestManifests): the listing says which versions exist now (a table
-// dropped and created again reuses version numbers), and cached manifests are keyed by the
-// manifest object's identity in that listing, never by the version number alone.
+// It lists _versions/ once (only its newest entry or entries when that is enough, see
+// table.Dataset.LatestManifest and NewestManifests): the listing says which versions exist
+// now (a table dropped and created again reuses version numbers), and cached manifests are
+// keyed by the manifest object's identity in that listing, never by the version number
+// alone.
 func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, at catalog.VersionRef) (*table.Manifest, error) {
+	if at.IsLatest() {
+		return c.latest(ctx, name, ds)
+	}
 	vs, err := ds.NewestManifests(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load table %q: %w", name, err)
@@ -149,8 +153,6 @@ func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, a
 	}
 	var m *table.Manifest
 	switch {
-	case at.IsLatest():
-		m, err = c.manifest(ctx, name, ds, vs[len(vs)-1])
 	case at.Version != 0:
 		m, err = c.version(ctx, name, ds, vs, at.Version)
 	case at.Tag != "":
@@ -170,6 +172,26 @@ func (c *Catalog) resolve(ctx context.Context, name string, ds *table.Dataset, a
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load table %q at %s: %w", name, at, err)
+	}
+	return m, nil
+}
+
+// latest loads the newest version of table name, listing only the newest entry of its
+// _versions/ when the store and naming allow (table.Dataset.LatestManifest).
+func (c *Catalog) latest(ctx context.Context, name string, ds *table.Dataset) (*table.Manifest, error) {
+	vi, ok, err := ds.LatestManifest(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load table %q: %w", name, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("load table %q: %w", name, catalog.ErrNoSuchTable)
+	}
+	m, err := c.manifest(ctx, name, ds, vi)
+	if errors.Is(err, table.ErrVersionNotFound) {
+		return nil, fmt.Errorf("load table %q at latest: %w: %w", name, catalog.ErrNoSuchVersion, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load table %q at latest: %w", name, err)
 	}
 	return m, nil
 }

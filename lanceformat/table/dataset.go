@@ -122,6 +122,52 @@ func (d *Dataset) newestVersions(ctx context.Context) ([]VersionInfo, error) {
 	return out, nil
 }
 
+// newestOne returns the listing entry of the latest committed version, ok=false if there
+// is none. On a lanceio.FirstLister store whose first _versions/ entry is a V2 manifest name
+// (inverted, so the first in path order is the newest), that one entry is the latest: the
+// store reads the directory and stats that file only, not a page of older ones. This is the
+// rule the newest page follows too (and Lance's reader on object stores): a V2 name first
+// means the newest version (a V1 name sorting after V2 ones in a directory that mixes schemes,
+// which Lance's own writers never make, is not looked for). A V1 name first means a full
+// listing (V1 names do not sort by version); anything else first (a staging or temporary
+// name, a nested directory) falls back to newestVersions, which lists a page.
+func (d *Dataset) newestOne(ctx context.Context) (VersionInfo, bool, error) {
+	if fl, ok := d.store.(lanceio.FirstLister); ok {
+		dir := d.Path(versionsDir)
+		objs, err := fl.ListFirst(ctx, dir, 1)
+		if err != nil {
+			return VersionInfo{}, false, fmt.Errorf("list versions of %s: %w", d.describe(), err)
+		}
+		if len(objs) == 1 && path.Dir(objs[0].Path) == path.Clean(dir) {
+			v, scheme, ok := ParseManifestName(objs[0].Path)
+			if ok && scheme == NamingV2 {
+				o := objs[0]
+				return VersionInfo{Version: v, Path: o.Path, Size: o.Size, ModTime: o.ModTime}, true, nil
+			}
+			if ok {
+				return lastOf(d.listVersions(ctx)) // a V1 name: every entry must be seen
+			}
+		}
+	}
+	return lastOf(d.newestVersions(ctx))
+}
+
+// lastOf is the last of a listing's versions (the newest), ok=false if there are none.
+func lastOf(vs []VersionInfo, err error) (VersionInfo, bool, error) {
+	if err != nil || len(vs) == 0 {
+		return VersionInfo{}, false, err
+	}
+	return vs[len(vs)-1], true, nil
+}
+
+// LatestManifest returns the listing entry (path, size, modification time; no Timestamp) of
+// the newest committed version, ok=false if the dataset has none (or does not exist). It
+// lists as little of _versions/ as it can (see newestOne): on every query of a table at its
+// latest version, this is the check that sees commits by other processes.
+func (d *Dataset) LatestManifest(ctx context.Context) (VersionInfo, bool, error) {
+	return d.newestOne(ctx)
+}
+
 func (d *Dataset) describe() string {
 	if d.root == "" {
 		return "dataset at store root"
@@ -152,26 +198,25 @@ func (d *Dataset) Load(ctx context.Context, vi VersionInfo) (*Manifest, error) {
 // LatestVersion returns the newest committed version number. It fails with
 // ErrVersionNotFound if the dataset has no versions (or does not exist).
 func (d *Dataset) LatestVersion(ctx context.Context) (uint64, error) {
-	vs, err := d.newestVersions(ctx)
+	last, ok, err := d.newestOne(ctx)
 	if err != nil {
 		return 0, err
 	}
-	if len(vs) == 0 {
+	if !ok {
 		return 0, fmt.Errorf("%s: no manifests in _versions/: %w", d.describe(), ErrVersionNotFound)
 	}
-	return vs[len(vs)-1].Version, nil
+	return last.Version, nil
 }
 
 // Latest loads the newest version's manifest.
 func (d *Dataset) Latest(ctx context.Context) (*Manifest, error) {
-	vs, err := d.newestVersions(ctx)
+	last, ok, err := d.newestOne(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(vs) == 0 {
+	if !ok {
 		return nil, fmt.Errorf("%s: no manifests in _versions/: %w", d.describe(), ErrVersionNotFound)
 	}
-	last := vs[len(vs)-1]
 	return d.load(ctx, last.Path, last.Version, last.Size)
 }
 

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -38,7 +39,25 @@ type FSSTTable struct {
 // encoder_switch, bits 23..16 suffix_lim, 15..8 terminator, 7..0 number of
 // symbols n), then n u64 LE symbols (first byte in the low byte), then n u8
 // symbol lengths at offset 8+8n. The blob is FSSTSymbolTableSize bytes.
+//
+// Tables are cached by the blob's content (see fsst_cache.go): the returned
+// table may be shared with other callers and must not be modified. It does not
+// refer to blob, which the caller may reuse.
 func ParseFSSTSymbolTable(blob []byte) (*FSSTTable, error) {
+	if tab := fsstTables.get(blob); tab != nil {
+		return tab, nil
+	}
+	own := bytes.Clone(blob)
+	tab, err := parseFSSTSymbolTable(own)
+	if err != nil {
+		return nil, err
+	}
+	fsstTables.put(own, tab)
+	return tab, nil
+}
+
+// parseFSSTSymbolTable parses blob; the table's symbols are slices of blob.
+func parseFSSTSymbolTable(blob []byte) (*FSSTTable, error) {
 	if len(blob) != FSSTSymbolTableSize {
 		return nil, corruptf("fsst: symbol table has %d bytes, want %d", len(blob), FSSTSymbolTableSize)
 	}
