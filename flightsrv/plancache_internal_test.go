@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,4 +252,27 @@ func TestIsQueryText(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, isQueryText(tc.sql), tc.sql)
 	}
+}
+
+// TestPlanCacheKeyCannotBeSpelled: no query text, however it ends, shares a cache key with
+// another text planned under time-travel settings, and over-long texts are not cached.
+func TestPlanCacheKeyCannotBeSpelled(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ts, _ := startLanceServer(t, mem)
+	cl := ts.dial(t)
+	ctx := context.Background()
+	execSQL(ctx, t, cl, "CREATE TABLE t (x BIGINT)")
+	execSQL(ctx, t, cl, "INSERT INTO t VALUES (1)") // version 2
+	execSQL(ctx, t, cl, "INSERT INTO t VALUES (2)") // version 3
+	const q = "SELECT x FROM t ORDER BY x -- c"
+	vctx := metadata.AppendToOutgoingContext(ctx, HeaderVersionPrefix+"t", "2")
+	require.Equal(t, []int64{1}, int64s(vctx, t, cl, q))
+	// The same query followed, inside its comment, by what a key without a length prefix
+	// appended for version 2 of t: it must still read the latest version.
+	spelled := q + "\x00as_of=\x00\"t\"=2,\"\""
+	require.Equal(t, []int64{1, 2}, int64s(ctx, t, cl, spelled))
+
+	_, ok := planCacheKey(ctx, "SELECT 1 -- "+strings.Repeat("x", planCacheMaxText))
+	require.False(t, ok, "a text over planCacheMaxText is planned every time")
 }

@@ -291,3 +291,19 @@ func TestExplainRecursive(t *testing.T) {
 	require.Regexp(t, `(?m)^\s*RecursiveCTE: id=\d+ union all$`, text)
 	require.Regexp(t, `(?m)^\s*WorkingTable: id=\d+$`, text)
 }
+
+// A long IN list plans, round-trips through Substrait and optimizes: its ORs nest a few
+// levels deep, not one level per value.
+func TestPlanLongInList(t *testing.T) {
+	ctx := context.Background()
+	p := planner.New(plantest.Standard())
+	vals := make([]string, 5000)
+	for i := range vals {
+		vals[i] = itoa(i * 3)
+	}
+	prep, err := p.PlanSQL(ctx, "SELECT name FROM t WHERE qty IN ("+strings.Join(vals, ", ")+")")
+	require.NoError(t, err)
+	n, err := p.Logical(ctx, prep.Substrait)
+	require.NoError(t, err, "the plan decodes within protobuf's nesting limit")
+	require.Contains(t, plan.Explain(planner.Optimize(n)), "Scan: t ")
+}

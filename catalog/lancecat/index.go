@@ -261,6 +261,20 @@ func (t *Table) SelectRows(ctx context.Context, e *catalog.IndexExpr) (*catalog.
 		return nil, nil
 	}
 	key := e.String()
+	for attempt := 0; ; attempt++ {
+		sel, err := t.memoSelect(ctx, key, e)
+		// Runs of one cached plan share this Table: a search another query started and
+		// then cancelled is not this caller's failure, so it searches again itself.
+		if err == nil || ctx.Err() != nil || attempt == 2 ||
+			!(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			return sel, err
+		}
+	}
+}
+
+// memoSelect evaluates e once per key for all concurrent callers; a failed search is not
+// kept.
+func (t *Table) memoSelect(ctx context.Context, key string, e *catalog.IndexExpr) (*catalog.RowSelection, error) {
 	t.idx.mu.Lock()
 	if t.idx.memo == nil {
 		t.idx.memo = map[string]*selEntry{}
@@ -273,9 +287,10 @@ func (t *Table) SelectRows(ctx context.Context, e *catalog.IndexExpr) (*catalog.
 	t.idx.mu.Unlock()
 	ent.once.Do(func() { ent.sel, ent.err = t.selectRows(ctx, e) })
 	if ent.err != nil {
-		// Do not memoize a cancelled search.
 		t.idx.mu.Lock()
-		delete(t.idx.memo, key)
+		if t.idx.memo[key] == ent {
+			delete(t.idx.memo, key)
+		}
 		t.idx.mu.Unlock()
 	}
 	return ent.sel, ent.err

@@ -557,3 +557,35 @@ func TestIndexOpenedOncePerSnapshot(t *testing.T) {
 		require.True(t, strings.HasSuffix(p, "/page_data.lance"), "read %s again", p)
 	}
 }
+
+// A search another query started and cancelled is searched again by a caller whose own
+// context is live; a cancelled caller and other failures get the error.
+func TestIndexSelectRowsAfterOthersCancel(t *testing.T) {
+	dir, _ := indexTables(t)
+	ctx := context.Background()
+	tbl, err := openCatalog(t, dir).LoadTable(ctx, "ix", catalog.VersionRef{})
+	require.NoError(t, err)
+	ix := tbl.(catalog.Indexed)
+	infos, err := ix.Indexes(ctx)
+	require.NoError(t, err)
+	l := slices.IndexFunc(infos, func(i catalog.IndexInfo) bool { return i.Name == "l_idx" })
+	e := &catalog.IndexExpr{Kind: catalog.IndexPred, Column: infos[l].Column, Op: catalog.IndexArrayHasAny,
+		Values: []scalar.Scalar{scalar.NewStringScalar("a1")}}
+	lt := tbl.(*lancecat.Table)
+
+	lt.MemoizeFailedSearch(e, fmt.Errorf("read index: %w", context.Canceled))
+	sel, err := ix.SelectRows(ctx, e)
+	require.NoError(t, err, "another query's cancellation is not this caller's")
+	require.NotNil(t, sel)
+
+	lt.MemoizeFailedSearch(e, context.Canceled)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = ix.SelectRows(cancelled, e)
+	require.ErrorIs(t, err, context.Canceled)
+
+	boom := errors.New("corrupt page")
+	lt.MemoizeFailedSearch(e, boom)
+	_, err = ix.SelectRows(ctx, e)
+	require.ErrorIs(t, err, boom)
+}

@@ -150,9 +150,11 @@ func (h *HashJoin) build(ctx context.Context) error {
 	}
 	src := h.core.src.(*hashSource)
 	src.ht = ht
-	h.rfLeft.publish(ht.keyCols, h.res) // runtime_filter.go
-
-	return h.res.TryGrow(ht.bytes())
+	if err := h.res.TryGrow(ht.bytes()); err != nil {
+		return err
+	}
+	h.rfLeft.publish(ht.keyCols, h.res) // runtime_filter.go: after the table, best effort
+	return nil
 }
 
 // Close implements exec.Operator.

@@ -67,7 +67,6 @@ func (h *HashJoin) buildFlipped(ctx context.Context, batches []arrow.RecordBatch
 	if err != nil {
 		return err
 	}
-	h.rfRight.publish(ht.keyCols, h.res) // runtime_filter.go
 	evals, err := expr.CompileAll(h.spec.RightKeys, h.env.Mem)
 	if err != nil {
 		releaseArrays(ht.keyCols)
@@ -75,7 +74,11 @@ func (h *HashJoin) buildFlipped(ctx context.Context, batches []arrow.RecordBatch
 	}
 	h.core.src = &hashSource{evals: evals, ht: ht}
 	h.probe = h.right
-	return h.res.TryGrow(ht.bytes())
+	if err := h.res.TryGrow(ht.bytes()); err != nil {
+		return err
+	}
+	h.rfRight.publish(ht.keyCols, h.res) // runtime_filter.go: after the table, best effort
+	return nil
 }
 
 // finishFlipped emits the build (left) rows of a flipped join: the matched ones for a

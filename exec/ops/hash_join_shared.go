@@ -119,12 +119,15 @@ func (b *HashBuild) run(ctx context.Context) error {
 		return err
 	}
 	b.ht = ht
-	if b.flipped { // runtime_filter.go
+	if err := b.res.TryGrow(ht.bytes()); err != nil {
+		return err
+	}
+	if b.flipped { // runtime_filter.go: after the table, best effort
 		b.rfRight.publish(ht.keyCols, b.res)
 	} else {
 		b.rfLeft.publish(ht.keyCols, b.res)
 	}
-	return b.res.TryGrow(ht.bytes())
+	return nil
 }
 
 // release drops one user; the last one frees everything and closes the right input.

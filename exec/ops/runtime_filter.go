@@ -50,8 +50,9 @@ func (f *RuntimeFilter) active() *rfSet {
 
 // publish summarizes the build side's key columns (hashTable.keyCols); a key column that
 // is not integer-like leaves f unpublished. The summary's memory is reserved from res (the
-// join's reservation, freed when the join closes); when the query's pool refuses it, the
-// filter keeps min/max only.
+// join's reservation, freed when the join closes), after the join's own table: when the
+// query's pool refuses the bitmap or bloom filter the filter keeps min/max only, and when
+// it refuses the key copy the filter stays unpublished. A filter never fails a query.
 func (f *RuntimeFilter) publish(keyCols []arrow.Array, res *exec.Reservation) {
 	if f == nil || f.key >= len(keyCols) || !flatKeyType(keyCols[f.key].DataType()) {
 		return

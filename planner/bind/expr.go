@@ -300,7 +300,7 @@ func (eb *exprBinder) bindIn(e *ast.InList) (plan.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	var acc *plan.Call
+	eqs := make([]*plan.Call, 0, len(e.List))
 	for _, item := range e.List {
 		v, err := eb.bind(item)
 		if err != nil {
@@ -310,15 +310,33 @@ func (eb *exprBinder) bindIn(e *ast.InList) (plan.Expr, error) {
 		if err != nil {
 			return nil, errAt(err, item.Position())
 		}
-		if acc == nil {
-			acc = eq
-			continue
-		}
-		if acc, err = functions.NewCall("or", []plan.Expr{acc, eq}); err != nil {
-			return nil, err
-		}
+		eqs = append(eqs, eq)
+	}
+	acc, err := balancedOr(eqs)
+	if err != nil {
+		return nil, err
 	}
 	return negateIf(e.Not)(acc, nil)
+}
+
+// balancedOr joins terms with OR as a balanced tree (OR is associative in SQL's
+// three-valued logic): a list of thousands of IN values stays a few dozen levels deep, within
+// the nesting limits of Substrait decoding and recursion, where a chain would not. Up to
+// three terms it is the left-deep chain ((a OR b) OR c).
+func balancedOr(terms []*plan.Call) (*plan.Call, error) {
+	if len(terms) == 1 {
+		return terms[0], nil
+	}
+	mid := (len(terms) + 1) / 2
+	l, err := balancedOr(terms[:mid])
+	if err != nil {
+		return nil, err
+	}
+	r, err := balancedOr(terms[mid:])
+	if err != nil {
+		return nil, err
+	}
+	return functions.NewCall("or", []plan.Expr{l, r})
 }
 
 func (eb *exprBinder) bindLike(e *ast.Like) (plan.Expr, error) {
