@@ -26,7 +26,7 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 	if env.Analyze && env.Profile == nil {
 		env.Profile = exec.NewProfile(env.Pool)
 	}
-	defer enterRuntimeFilters(n, env)() // runtime_filter.go
+	env = withRuntimeFilters(n, env) // runtime_filter.go
 	op, err := buildNode(n, env)
 	if err != nil {
 		return nil, err

@@ -13,10 +13,11 @@ import (
 // building on the left one, hash_join_flip.go) publishes a summary of one integer-like
 // build key once built, and the scan its probe key column comes from (through filters,
 // projections of column references and the row-preserving sides of joins) drops the rows
-// that cannot match before filtering and probing them. Which join feeds which scan is decided once per
-// plan (planRuntimeFilters), when Build is entered at the root of a tree: the joins and
-// scans built while that call runs look themselves up by plan node. Correctness never
-// depends on the filter: unpublished or disabled, it keeps every row.
+// that cannot match before filtering and probing them. Which join feeds which scan is
+// decided once per plan (planRuntimeFilters), when Build is entered at the root of a tree,
+// and carried in the env (exec.Env.JoinFilters): the joins and scans built below look
+// themselves up by plan node. Correctness never depends on the filter: unpublished or
+// disabled, it keeps every row.
 
 // rfMaxBuildRows is the largest estimated build side a filter is made for.
 const rfMaxBuildRows = 1 << 23
@@ -46,37 +47,21 @@ type rfAttach struct {
 	col int
 }
 
-// rfPlans holds the plan of every Build call in progress at the root of a tree, by the
-// tree's memory pool (each query has its own).
-var (
-	rfMu    sync.Mutex
-	rfPlans = map[*exec.MemoryPool]*rfPlan{}
-)
-
-// enterRuntimeFilters plans the filters of n when no Build of env's pool is in progress;
-// the returned function ends that scope (a no-op for nested calls).
-func enterRuntimeFilters(n plan.Node, env exec.Env) func() {
-	if lookupRuntimeFilters(env) != nil {
-		return func() {}
+// withRuntimeFilters returns env carrying the filters of the tree n when env carries none
+// yet (the root of a Build): every Build below it, the workers' copies included, finds
+// them in its env. A recursive CTE's step, rebuilt every round from the env its operator
+// kept, finds the root's plan, which has no filters for it.
+func withRuntimeFilters(n plan.Node, env exec.Env) exec.Env {
+	if env.JoinFilters == nil {
+		env.JoinFilters = planRuntimeFilters(n)
 	}
-	// Planned outside the lock: only this query's root Build registers its pool, and its
-	// nested Builds start after it has.
-	p := planRuntimeFilters(n)
-	rfMu.Lock()
-	rfPlans[env.Pool] = p
-	rfMu.Unlock()
-	return func() {
-		rfMu.Lock()
-		delete(rfPlans, env.Pool)
-		rfMu.Unlock()
-	}
+	return env
 }
 
-// lookupRuntimeFilters returns the plan of the Build in progress for env's pool, or nil.
+// lookupRuntimeFilters returns the filters of the tree being built, or nil.
 func lookupRuntimeFilters(env exec.Env) *rfPlan {
-	rfMu.Lock()
-	defer rfMu.Unlock()
-	return rfPlans[env.Pool]
+	p, _ := env.JoinFilters.(*rfPlan)
+	return p
 }
 
 // planRuntimeFilters makes a filter for every eligible join of n (a recursive CTE's plan

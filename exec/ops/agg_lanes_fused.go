@@ -120,18 +120,27 @@ func foldSlots(buf, partial []int64, ng, w, j int) []int64 {
 // values, and 1 from the row count (the last column).
 func dropRows(partial []int64, w int, groups []int32, lanes [][]int64, rows []int32) {
 	for _, r := range rows {
-		g := int(groups[r]) * w
-		p := partial[g : g+w : g+w]
-		for j, l := range lanes {
-			p[j] -= l[r]
-		}
-		p[w-1]--
+		addRow(partial, w, groups, lanes, int(r), -1)
 	}
+}
+
+// addRow adds sign times row r's lane values, and sign to the count (the last column), to
+// its group's slots of w columns in the first copy of partial: the row-at-a-time form of
+// the fused passes, for the rows they leave (an odd tail, rows the filter left out).
+func addRow(partial []int64, w int, groups []int32, lanes [][]int64, r int, sign int64) {
+	g := int(groups[r]) * w
+	p := partial[g : g+w : g+w]
+	for j, l := range lanes {
+		p[j] += sign * l[r]
+	}
+	p[w-1] += sign
 }
 
 // sumFused3 adds x, y and z of each row, and 1, to the slots of its group: partial holds
 // two copies (even and odd rows) of 4 slots for each of the groupsN groups (every value of
-// groups is below groupsN), laid out copy, group, column.
+// groups is below groupsN), laid out copy, group, column. The loop is written out for three
+// lanes (and in sumFused6 for six) so that a row's slots are updated without an inner loop
+// over the lanes.
 func sumFused3(partial []int64, groupsN int, groups []int32, x, y, z []int64) {
 	const w = 4
 	n := len(groups)
@@ -153,12 +162,7 @@ func sumFused3(partial []int64, groupsN int, groups []int32, x, y, z []int64) {
 		q[3]++
 	}
 	if i < n {
-		g := int(groups[i]) * w
-		p := partial[g : g+w : g+w]
-		p[0] += x[i]
-		p[1] += y[i]
-		p[2] += z[i]
-		p[3]++
+		addRow(partial, w, groups, [][]int64{x, y, z}, i, 1)
 	}
 }
 
@@ -190,14 +194,6 @@ func sumFused6(partial []int64, groupsN int, groups []int32, lanes *[fusedLanes]
 		q[6]++
 	}
 	if i < n {
-		g := int(groups[i]) * w
-		p := partial[g : g+w : g+w]
-		p[0] += x[i]
-		p[1] += y[i]
-		p[2] += z[i]
-		p[3] += v[i]
-		p[4] += u[i]
-		p[5] += t[i]
-		p[6]++
+		addRow(partial, w, groups, lanes[:], i, 1)
 	}
 }

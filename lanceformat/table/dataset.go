@@ -92,12 +92,19 @@ const newestPage = 64
 // N/1000 round trips plus the time to parse N entries). Otherwise, or when the first
 // entries hold a V1 name (a dataset with mixed naming), it lists every version.
 func (d *Dataset) newestVersions(ctx context.Context) ([]VersionInfo, error) {
+	return d.newestFirst(ctx, newestPage)
+}
+
+// newestFirst is newestVersions from the first n entries of _versions/. When none of them
+// is a manifest (a staging or temporary name sorts first), a shorter page than newestPage
+// is retried at newestPage before the whole directory is listed.
+func (d *Dataset) newestFirst(ctx context.Context, n int) ([]VersionInfo, error) {
 	fl, ok := d.store.(lanceio.FirstLister)
 	if !ok {
 		return d.listVersions(ctx)
 	}
 	dir := d.Path(versionsDir)
-	objs, err := fl.ListFirst(ctx, dir, newestPage)
+	objs, err := fl.ListFirst(ctx, dir, n)
 	if err != nil {
 		return nil, fmt.Errorf("list versions of %s: %w", d.describe(), err)
 	}
@@ -116,6 +123,9 @@ func (d *Dataset) newestVersions(ctx context.Context) ([]VersionInfo, error) {
 		out = append(out, VersionInfo{Version: v, Path: o.Path, Size: o.Size, ModTime: o.ModTime})
 	}
 	if len(out) == 0 {
+		if n < newestPage && len(objs) == n {
+			return d.newestFirst(ctx, newestPage)
+		}
 		return d.listVersions(ctx) // no V2 names first: V1 names, or a dataset with none
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
@@ -128,28 +138,9 @@ func (d *Dataset) newestVersions(ctx context.Context) ([]VersionInfo, error) {
 // store reads the directory and stats that file only, not a page of older ones. This is the
 // rule the newest page follows too (and Lance's reader on object stores): a V2 name first
 // means the newest version (a V1 name sorting after V2 ones in a directory that mixes schemes,
-// which Lance's own writers never make, is not looked for). A V1 name first means a full
-// listing (V1 names do not sort by version); anything else first (a staging or temporary
-// name, a nested directory) falls back to newestVersions, which lists a page.
+// which Lance's own writers never make, is not looked for).
 func (d *Dataset) newestOne(ctx context.Context) (VersionInfo, bool, error) {
-	if fl, ok := d.store.(lanceio.FirstLister); ok {
-		dir := d.Path(versionsDir)
-		objs, err := fl.ListFirst(ctx, dir, 1)
-		if err != nil {
-			return VersionInfo{}, false, fmt.Errorf("list versions of %s: %w", d.describe(), err)
-		}
-		if len(objs) == 1 && path.Dir(objs[0].Path) == path.Clean(dir) {
-			v, scheme, ok := ParseManifestName(objs[0].Path)
-			if ok && scheme == NamingV2 {
-				o := objs[0]
-				return VersionInfo{Version: v, Path: o.Path, Size: o.Size, ModTime: o.ModTime}, true, nil
-			}
-			if ok {
-				return lastOf(d.listVersions(ctx)) // a V1 name: every entry must be seen
-			}
-		}
-	}
-	return lastOf(d.newestVersions(ctx))
+	return lastOf(d.newestFirst(ctx, 1))
 }
 
 // lastOf is the last of a listing's versions (the newest), ok=false if there are none.
