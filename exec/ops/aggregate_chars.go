@@ -74,34 +74,52 @@ type charColumn struct {
 // (the groups are then incomplete, and short is not computed: the caller sends the batch
 // through the general path either way).
 func (s *smallKeys) charGroups(a, b charColumn, two bool, groups []int32, include []bool) (known, short bool) {
-	tbl := s.chars
 	n := len(groups)
-	ab, bb := a.bytes[:n], b.bytes[:n]
-	ao, bo := a.offs[1:n+1], b.offs[1:n+1]
 	mul := uint16(0) // the second byte's weight: 1 with two columns
 	if two {
 		mul = 1
 	}
 	var bad int32
-	endA, endB := a.base+1, b.base+1 // row r's end offset when every value is one byte long
-	for r := range groups {
-		bad |= (ao[r] ^ endA) | (bo[r] ^ endB)
-		endA, endB = endA+1, endB+1
-		idx := uint16(ab[r])<<8 | uint16(bb[r])*mul
-		g := tbl[idx]
-		if g == 0 {
-			switch {
-			case include != nil && !include[r]:
-				g = 1 // left out: group 0
-			default:
-				if g = s.fillChar(idx, two); g == 0 {
-					return false, false // the general path takes the batch, whatever its values
-				}
+	for r := 0; r < n; r++ {
+		var miss int32
+		r, miss = charRun(s.chars, a, b, mul, groups, r)
+		bad |= miss
+		if r == n {
+			break
+		}
+		idx := uint16(a.bytes[r])<<8 | uint16(b.bytes[r])*mul
+		g := int32(1) // left out: group 0
+		if include == nil || include[r] {
+			if g = s.fillChar(idx, two); g == 0 {
+				return false, false // the general path takes the batch, whatever its values
 			}
 		}
 		groups[r] = g - 1
+		bad |= (a.offs[r+1] ^ (a.base + int32(r) + 1)) | (b.offs[r+1] ^ (b.base + int32(r) + 1))
 	}
 	return true, bad != 0
+}
+
+// charRun sets the groups of rows from r on, through the direct table, up to the first row
+// whose key the table does not know yet (returned; len(groups) when there is none), and
+// returns the OR of each set row's end offsets XORed with the ones one-byte values give
+// (nonzero: some value is not one byte long). The loop calls nothing, so that its state
+// stays in registers (charGroups handles the row it stops at).
+func charRun(tbl *charTable, a, b charColumn, mul uint16, groups []int32, r int) (stop int, bad int32) {
+	n := len(groups)
+	ab, bb := a.bytes[:n], b.bytes[:n]
+	ao, bo := a.offs[1:n+1], b.offs[1:n+1]
+	endA, endB := a.base+1+int32(r), b.base+1+int32(r) // row r's end offsets
+	for ; r < n; r++ {
+		g := tbl[uint16(ab[r])<<8|uint16(bb[r])*mul]
+		if g == 0 {
+			return r, bad
+		}
+		bad |= (ao[r] ^ endA) | (bo[r] ^ endB)
+		endA, endB = endA+1, endB+1
+		groups[r] = g - 1
+	}
+	return n, bad
 }
 
 // fillChar looks the key of direct index idx up in the packed-key cache and records its

@@ -3,7 +3,6 @@ package encoding
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -45,40 +44,33 @@ func (b *Builder) appendVariable32(buf []byte, n, lo, hi int) error {
 	return nil
 }
 
-// decreases32 reports whether some offset is below the one before it.
+// decreases32 reports whether some offset is below the one before it. The differences are
+// taken in int64, where a decrease is negative: ORing them leaves the sign bit set exactly
+// when one is (math/bits.Sub32 is not an intrinsic and costs a dozen instructions).
 func decreases32(offs []uint32) bool {
-	var borrow uint32
+	var acc int64
 	for i := 1; i < len(offs); i++ {
-		_, b := bits.Sub32(offs[i], offs[i-1], 0)
-		borrow |= b
+		acc |= int64(offs[i]) - int64(offs[i-1])
 	}
-	return borrow != 0
+	return acc < 0
 }
 
 // rebaseEnds32 is rebaseEnds for 32-bit offsets: dst[i] = base + src[i+1], reporting
-// whether src never decreases. Four offsets a step, the borrows ORed into two
-// accumulators (a one-byte-string chunk spends most of its decoding here).
+// whether src never decreases. The int64 differences of consecutive offsets are ORed into
+// one accumulator whose sign bit says whether one was negative; the plain loop carrying
+// the previous offset beats an unrolled one (fewer registers spilled; a one-byte-string
+// chunk spends most of its decoding here).
 func rebaseEnds32(dst []int64, src []uint32, base int64) bool {
 	src = src[:len(dst)+1]
-	var b0, b1 uint32
-	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		s := (*[5]uint32)(src[i : i+5])
-		d := (*[4]int64)(dst[i : i+4])
-		_, x0 := bits.Sub32(s[1], s[0], 0)
-		_, x1 := bits.Sub32(s[2], s[1], 0)
-		_, x2 := bits.Sub32(s[3], s[2], 0)
-		_, x3 := bits.Sub32(s[4], s[3], 0)
-		b0 |= x0 | x1
-		b1 |= x2 | x3
-		d[0], d[1], d[2], d[3] = base+int64(s[1]), base+int64(s[2]), base+int64(s[3]), base+int64(s[4])
+	var acc int64
+	prev := int64(src[0])
+	for i, v := range src[1:] {
+		x := int64(v)
+		acc |= x - prev
+		prev = x
+		dst[i] = base + x
 	}
-	for ; i < len(dst); i++ {
-		_, x := bits.Sub32(src[i+1], src[i], 0)
-		b0 |= x
-		dst[i] = base + int64(src[i+1])
-	}
-	return b0|b1 == 0
+	return acc >= 0
 }
 
 // variable32Error describes the first bad offset of a chunk appendVariable32 rejected.

@@ -103,8 +103,8 @@ func mustBuilder(t *testing.T) *Builder {
 	return b
 }
 
-// rebaseEnds32 (four offsets a step) agrees with the plain loop for every length up to 13
-// and a decrease at every position, including in the unrolled steps and the tail.
+// rebaseEnds32 agrees with the plain loop for every length up to 13
+// and a decrease at every position.
 func TestRebaseEnds32(t *testing.T) {
 	for n := range 14 {
 		for bad := -1; bad < n; bad++ {
@@ -125,5 +125,38 @@ func TestRebaseEnds32(t *testing.T) {
 			require.Equal(t, bad < 0, ok)
 			require.Equal(t, want, got, "n %d, decrease at %d", n, bad)
 		}
+	}
+}
+
+// decreases32 and rebaseEnds32 classify steps across the whole uint32 range: a jump from 0
+// to the largest offset is an increase, the way back a decrease, equal offsets neither.
+func TestDecreases32Extremes(t *testing.T) {
+	const top = ^uint32(0)
+	cases := []struct {
+		name string
+		src  []uint32
+		dec  bool
+	}{
+		{"empty", nil, false},
+		{"one", []uint32{top}, false},
+		{"up from zero to top", []uint32{0, top, top, top, top, top}, false},
+		{"equal", []uint32{7, 7, 7, 7, 7, 7, 7}, false},
+		{"top to zero at the end", []uint32{0, 1, 2, 3, 4, top, 0}, true},
+		{"top to zero in a step", []uint32{top, 0, 0, 0, 0, 0}, true},
+		{"down by one near top", []uint32{top - 5, top, top - 1, top, top, top}, true},
+		{"up by one near top", []uint32{top - 5, top - 4, top - 3, top - 2, top - 1, top}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.dec, decreases32(c.src))
+			if len(c.src) == 0 {
+				return
+			}
+			dst := make([]int64, len(c.src)-1)
+			require.Equal(t, !c.dec, rebaseEnds32(dst, c.src, 1<<40))
+			for i := range dst {
+				require.Equal(t, int64(1)<<40+int64(c.src[i+1]), dst[i])
+			}
+		})
 	}
 }
