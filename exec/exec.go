@@ -52,9 +52,10 @@ type Env struct {
 	Analyze bool
 	// Profile collects the operators' stats when Analyze is set; exec/build creates it.
 	Profile *Profile
-	// JoinFilters holds the run-time join filters exec/build planned for the tree it is
-	// building; exec/build sets it at the root of a Build and only exec/build reads it.
-	JoinFilters any
+	// BuildState is what exec/build planned for the tree it is building (run-time join
+	// filters, shared subplans); exec/build sets it at the root of a Build and only
+	// exec/build reads it.
+	BuildState any
 }
 
 // DefaultBatchSize is the batch size used when Env.BatchSize is zero.

@@ -27,6 +27,13 @@ func Build(n plan.Node, env exec.Env) (exec.Operator, error) {
 		env.Profile = exec.NewProfile(env.Pool)
 	}
 	env = withRuntimeFilters(n, env) // runtime_filter.go
+	// A subtree that occurs twice runs once (shared.go).
+	if op, ok, err := buildSharedReader(n, env); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return wrap(op, n, env), nil
+	}
 	op, err := buildNode(n, env)
 	if err != nil {
 		return nil, err
@@ -137,6 +144,7 @@ func buildJoin(j *plan.Join, env exec.Env) (exec.Operator, error) {
 	}
 	h := ops.NewHashJoin(left, right, spec, env)
 	h.SetRuntimeFilters(joinFilters(j, env)) // runtime_filter.go
+	h.SetProbeFirst(probeFirst(j, env))
 	return h, nil
 }
 

@@ -156,7 +156,9 @@ func buildOnWorker(n plan.Node, scan exec.Operator, builds map[*plan.Join]*ops.H
 		op = ops.NewProject(buildOnWorker(m.Input, scan, builds, true, env), m.Exprs, m.Schema(), env)
 	case *plan.Join:
 		probe, _, _ := joinProbe(m)
-		op = ops.NewSharedHashJoin(buildOnWorker(probe, scan, builds, true, env), builds[m], joinSpec(m), env)
+		h := ops.NewSharedHashJoin(buildOnWorker(probe, scan, builds, true, env), builds[m], joinSpec(m), env)
+		h.SetProbeFirst(probeFirst(m, env)) // runtime_filter.go
+		op = h
 	default:
 		return scan
 	}

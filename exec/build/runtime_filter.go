@@ -15,7 +15,7 @@ import (
 // projections of column references and the row-preserving sides of joins) drops the rows
 // that cannot match before filtering and probing them. Which join feeds which scan is
 // decided once per plan (planRuntimeFilters), when Build is entered at the root of a tree,
-// and carried in the env (exec.Env.JoinFilters): the joins and scans built below look
+// and carried in the env (exec.Env.BuildState): the joins and scans built below look
 // themselves up by plan node. Correctness never depends on the filter: unpublished or
 // disabled, it keeps every row.
 
@@ -31,10 +31,14 @@ type rfPlan struct {
 	scans map[*plan.Scan][]rfAttach
 	mu    sync.Mutex
 	built map[*plan.Scan]bool // scans attached to operators
+	// carried are the joins whose right input has filters carried from their left (carry):
+	// they read a probe batch before building, so that those filters are published first.
+	carried map[*plan.Join]bool
 }
 
 func newRFPlan() *rfPlan {
-	return &rfPlan{joins: map[*plan.Join]rfPair{}, scans: map[*plan.Scan][]rfAttach{}, built: map[*plan.Scan]bool{}}
+	return &rfPlan{joins: map[*plan.Join]rfPair{}, scans: map[*plan.Scan][]rfAttach{}, built: map[*plan.Scan]bool{},
+		carried: map[*plan.Join]bool{}}
 }
 
 // rfPair is what one join publishes: onLeft when it builds on its right input, onRight
@@ -51,17 +55,20 @@ type rfAttach struct {
 // yet (the root of a Build): every Build below it, the workers' copies included, finds
 // them in its env. A recursive CTE's step, rebuilt every round from the env its operator
 // kept, finds the root's plan, which has no filters for it.
+// The env also carries the tree's shared subplans (shared.go).
 func withRuntimeFilters(n plan.Node, env exec.Env) exec.Env {
-	if env.JoinFilters == nil {
-		env.JoinFilters = planRuntimeFilters(n)
+	if env.BuildState == nil {
+		env.BuildState = &buildState{rf: planRuntimeFilters(n), shared: planShared(n)}
 	}
 	return env
 }
 
 // lookupRuntimeFilters returns the filters of the tree being built, or nil.
 func lookupRuntimeFilters(env exec.Env) *rfPlan {
-	p, _ := env.JoinFilters.(*rfPlan)
-	return p
+	if st, _ := env.BuildState.(*buildState); st != nil {
+		return st.rf
+	}
+	return nil
 }
 
 // planRuntimeFilters makes a filter for every eligible join of n (a recursive CTE's plan
@@ -100,6 +107,9 @@ func (p *rfPlan) add(j *plan.Join, est *plan.Estimator) {
 	if len(j.LeftKeys) == 0 {
 		return
 	}
+	if j.Type == plan.InnerJoin || j.Type == plan.SemiJoin {
+		p.carry(j) // before j's own filters are attached
+	}
 	var pair rfPair
 	switch j.Type {
 	case plan.InnerJoin, plan.SemiJoin, plan.RightJoin:
@@ -119,6 +129,34 @@ func (p *rfPlan) add(j *plan.Join, est *plan.Estimator) {
 	}
 	if pair != (rfPair{}) {
 		p.joins[j] = pair
+	}
+}
+
+// carry attaches to the scans of an inner or semi join's right input the filters already
+// attached to the scan its left key comes from (TPC-H q09: the filter of part's keys on
+// lineitem.l_partkey also narrows partsupp, joined on l_partkey = ps_partkey). Those filters
+// belong to inner and semi joins on the left key's path (rfTrace passes no other join's
+// build side), so every row reaching j has a left key the filter keeps, and a right row
+// the filter drops could not have matched. The filter is published once, by its own join;
+// a scan built before that keeps every row.
+func (p *rfPlan) carry(j *plan.Join) {
+	for k, key := range j.LeftKeys {
+		lref, ok := key.(*plan.ColumnRef)
+		rref, rok := j.RightKeys[k].(*plan.ColumnRef)
+		if !ok || !rok || !rfKeyType(lref) || !rfKeyType(rref) {
+			continue
+		}
+		ls, lc := rfTrace(j.Left, lref.Index)
+		rs, rc := rfTrace(j.Right, rref.Index)
+		if ls == nil || rs == nil || ls == rs {
+			continue
+		}
+		for _, a := range p.scans[ls] {
+			if a.col == lc {
+				p.scans[rs] = append(p.scans[rs], rfAttach{f: a.f, col: rc})
+				p.carried[j] = true
+			}
+		}
 	}
 }
 
@@ -193,6 +231,17 @@ func joinFilters(j *plan.Join, env exec.Env) (onLeft, onRight *ops.RuntimeFilter
 		return pair.onLeft, pair.onRight
 	}
 	return nil, nil
+}
+
+// probeFirst reports whether join j's build side has filters carried from its probe side
+// (rfPlan.carry): the join then reads a probe batch before it builds.
+func probeFirst(j *plan.Join, env exec.Env) bool {
+	if p := lookupRuntimeFilters(env); p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.carried[j]
+	}
+	return false
 }
 
 // attachScanFilters attaches the filters planned for scan n to its operators (one scan, or

@@ -15,3 +15,11 @@ func SetFlipRows(n int64) (restore func()) {
 	flipRows = n
 	return func() { flipRows = old }
 }
+
+// SetSharedSubplans switches shared subplans on or off and returns the function restoring
+// the previous setting.
+func SetSharedSubplans(on bool) (restore func()) {
+	old := sharedSubplansOn
+	sharedSubplansOn = on
+	return func() { sharedSubplansOn = old }
+}

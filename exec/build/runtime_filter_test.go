@@ -134,6 +134,14 @@ func rfPlans(f, dm catalog.Table) []struct {
 				[]plan.Expr{cref(0, i64), cref(1, i32), cref(2, i64), cref(3, i64)}, []string{"k", "g", "w", "v"})
 			return plan.NewSetOp(j, f, plan.Union, true)
 		}},
+		{"carried-to-build-side", true, false, func() plan.Node { // dim's filter on f.k also narrows the top join's dm scan
+			low := join(fact(), dim(), plan.InnerJoin, on(0, i64), on(0, i64))
+			return join(low, plan.NewScan(dm, []int{0, 3}), plan.InnerJoin, on(0, i64), on(0, i64))
+		}},
+		{"carried-semi", true, false, func() plan.Node {
+			low := join(fact(), dim(), plan.InnerJoin, on(2, i64), on(2, i64))
+			return join(low, plan.NewScan(dm, []int{2, 3}), plan.SemiJoin, on(2, i64), on(0, i64))
+		}},
 		{"aggregate-over-join", true, false, func() plan.Node {
 			j := join(fact(), dim(), plan.InnerJoin, on(0, i64), on(0, i64))
 			return plan.NewAggregate(j, []plan.Expr{cref(1, i32)}, []string{"g"},
@@ -174,10 +182,20 @@ func TestRuntimeFiltersMatchGeneralPath(t *testing.T) {
 				// attached but never published.
 				published := q.filtered && (par > 1 || q.name != "semi" && q.name != "reverse-left")
 				require.Equal(t, published, ok && rows < rfFactRows*2/3, "parallelism %d:\n%s", par, text)
+				if q.name == "carried-to-build-side" { // the top join builds after the low one published
+					m := carriedScanLine.FindStringSubmatch(text)
+					require.NotNil(t, m, text)
+					n, err := strconv.Atoi(m[1])
+					require.NoError(t, err)
+					require.Less(t, n, 200, "dm's unfiltered scan is narrowed by the carried filter:\n%s", text)
+				}
 			}
 		})
 	}
 }
+
+// carriedScanLine matches the top join's scan of dm in carried-to-build-side.
+var carriedScanLine = regexp.MustCompile(`Scan: dm version=\d+ columns=\[k#0, x#3\] \[join filters: 1\].*\(rows=(\d+)`)
 
 // rfScanLine matches f's scan with a filter attached (the rows of every copy of the scan).
 var rfScanLine = regexp.MustCompile(`Scan: f .*\[join filters: \d+\].*\(rows=(\d+)`)

@@ -45,6 +45,10 @@ type HashJoin struct {
 	// rfLeft and rfRight, when set, are published once the hash table is built on the
 	// right input (rfLeft, for the left input's scan) or on the left one (rfRight).
 	rfLeft, rfRight *RuntimeFilter
+	// probeFirst makes the join read its first probe batch before building (SetProbeFirst);
+	// first replays it.
+	probeFirst bool
+	first      *replay
 }
 
 // NewHashJoin builds a hash join of left and right; spec must have at least one key pair.
@@ -112,6 +116,11 @@ func (h *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if !h.built {
 		h.built = true
+		if h.probeFirst && !h.canFlip() && (h.shared == nil || !h.shared.flipped) {
+			if err := h.readProbeFirst(ctx); err != nil {
+				return nil, err
+			}
+		}
 		if err := h.build(ctx); err != nil {
 			return nil, err
 		}
@@ -119,8 +128,30 @@ func (h *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return h.core.next(ctx, h.probe)
 }
 
+// SetProbeFirst makes the join read its first probe batch before it builds: the joins
+// below it on the probe side then build first, and a run-time filter they publish that
+// is carried to this join's build side (exec/build/runtime_filter.go) narrows the build.
+// Joins that may build on their left input ignore it.
+func (h *HashJoin) SetProbeFirst(on bool) { h.probeFirst = on }
+
+// readProbeFirst reads the first probe batch and keeps it for the probe to replay.
+func (h *HashJoin) readProbeFirst(ctx context.Context) error {
+	b, err := h.left.Next(ctx)
+	if err != nil {
+		return err
+	}
+	h.first = &replay{rest: h.left, ended: b == nil}
+	if b != nil {
+		h.first.batches = []arrow.RecordBatch{b}
+	}
+	return nil
+}
+
 func (h *HashJoin) build(ctx context.Context) error {
 	h.probe = h.left
+	if h.first != nil {
+		h.probe = h.first
+	}
 	if h.shared != nil {
 		b, ht, err := h.shared.get(ctx)
 		if err != nil {

@@ -124,6 +124,7 @@ func (c *joinCore) finishFlipped(ctx context.Context) error {
 type replay struct {
 	batches []arrow.RecordBatch
 	rest    exec.Operator
+	ended   bool // rest has returned its end already
 }
 
 func (r *replay) Schema() *arrow.Schema      { return r.rest.Schema() }
@@ -134,6 +135,9 @@ func (r *replay) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		b := r.batches[0]
 		r.batches = r.batches[1:]
 		return b, nil
+	}
+	if r.ended {
+		return nil, nil
 	}
 	return r.rest.Next(ctx)
 }

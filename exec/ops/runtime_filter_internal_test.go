@@ -44,6 +44,7 @@ func TestRuntimeFilterSets(t *testing.T) {
 	}{
 		{"dense", 500, 1, true, false},
 		{"dense-negative", 500, -3, true, false},
+		{"dense-sparse", 300, 5_001, true, false}, // ~4000 bits per key, 6M bits in all
 		{"bloom", 3000, 1_000_003, false, true},
 		{"bloom-negative-huge", 200, -(1 << 53), false, true},
 		{"empty", 0, 1, false, false},

@@ -1,10 +1,12 @@
 package ops
 
 import (
+	"bytes"
 	"cmp"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/flightd/flightd/exec/kernel"
@@ -85,6 +87,9 @@ func compareDecimal(a, b decimal128.Num) int {
 
 // keyComparator compares rows by one sort key: direction and NULL placement applied.
 func keyComparator(arr arrow.Array, key plan.SortKey) (rowComparator, error) {
+	if c := fastKeyComparator(arr, key.Descending); c != nil {
+		return c, nil
+	}
 	values, err := valueComparator(arr)
 	if err != nil {
 		return nil, err
@@ -115,4 +120,37 @@ func nullOrder(nullsFirst bool) int {
 		return -1
 	}
 	return 1
+}
+
+// fastKeyComparator is keyComparator for a key column without NULLs of 32- or 64-bit
+// integers, dates or strings (most ORDER BY keys): one closure over the values themselves
+// instead of validity checks and getters per comparison (TPC-H q16 sorts 18k rows by two
+// strings and two integers). nil for other columns.
+func fastKeyComparator(arr arrow.Array, desc bool) rowComparator {
+	if arr.NullN() != 0 || arr.Len() == 0 {
+		return nil
+	}
+	switch a := arr.(type) {
+	case *array.Int64:
+		return orderedComparator(a.Int64Values(), desc)
+	case *array.Int32:
+		return orderedComparator(a.Int32Values(), desc)
+	case *array.Date32:
+		return orderedComparator(a.Date32Values(), desc)
+	case *array.String:
+		offs, data := a.ValueOffsets(), a.ValueBytes() // data starts at offs[0]
+		val := func(i int) []byte { return data[offs[i]-offs[0] : offs[i+1]-offs[0]] }
+		if desc {
+			return func(i, j int) int { return bytes.Compare(val(j), val(i)) }
+		}
+		return func(i, j int) int { return bytes.Compare(val(i), val(j)) }
+	}
+	return nil
+}
+
+func orderedComparator[T cmp.Ordered](vals []T, desc bool) rowComparator {
+	if desc {
+		return func(i, j int) int { return cmp.Compare(vals[j], vals[i]) }
+	}
+	return func(i, j int) int { return cmp.Compare(vals[i], vals[j]) }
 }
