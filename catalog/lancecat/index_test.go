@@ -445,9 +445,8 @@ func run(ctx context.Context, t *testing.T, n plan.Node, mem memory.Allocator) [
 	return out
 }
 
-// Indexes written by old Lance versions: used when readable (0.36's BTree, 0.20's Bitmap),
-// skipped with a warning when not (BTrees in legacy v1 Lance files are "not supported yet"
-// in lanceformat/index); results equal the plain scan's either way.
+// Indexes written by old Lance versions are used: 0.36's BTree, 0.20's Bitmap, and the
+// BTrees of 0.18 and 0.20 in legacy v1 Lance files; results equal the plain scan's.
 func TestIndexOldFixtures(t *testing.T) {
 	fx := testutil.SharedFixtures(t)
 	for _, c := range []struct {
@@ -457,9 +456,17 @@ func TestIndexOldFixtures(t *testing.T) {
 	}{
 		{"0.36.0", "btree_in_index_pkg", "SELECT x FROM btree_in_index_pkg WHERE x = 500", true, []int64{500}},
 		{"0.36.0", "btree_in_index_pkg", "SELECT x FROM btree_in_index_pkg WHERE x BETWEEN 10 AND 12 ORDER BY x", true, []int64{10, 11, 12}},
-		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree = 3", false, []int64{3}},
+		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree = 3", true, []int64{3}},
+		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree BETWEEN 2 AND 3 ORDER BY btree", true, []int64{2, 3}},
+		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree IN (1, 4, 9) ORDER BY btree", true, []int64{1, 4}},
+		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree > 2 ORDER BY btree", true, []int64{3, 4}},
+		{"v0.20.0", "old_btree_bitmap_indices", "SELECT btree FROM old_btree_bitmap_indices WHERE btree IS NULL", true, []int64{}},
 		{"v0.20.0", "old_btree_bitmap_indices", "SELECT bitmap FROM old_btree_bitmap_indices WHERE bitmap IN (1, 4) ORDER BY bitmap", true, []int64{1, 4}},
-		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id = 42", false, []int64{42}},
+		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id = 42", true, []int64{42}},
+		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id < 5 ORDER BY id", true, []int64{0, 1, 2, 3, 4}},
+		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id IN (5, 50, 500) ORDER BY id", true, []int64{5, 50}},
+		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id >= 97 ORDER BY id", true, []int64{97, 98, 99}},
+		{"v0.18.2", "index_no_details", "SELECT id FROM index_no_details WHERE id IS NULL", true, []int64{}},
 	} {
 		t.Run(c.sql, func(t *testing.T) {
 			ctx := context.Background()

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/flightd/flightd/lanceformat/file"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 )
 
@@ -25,7 +24,7 @@ type bitmapIndex struct {
 	// listNulls is the global buffer holding the rows whose list is null (label lists of
 	// index_version >= 1, metadata "lance:label_list_nulls"); -1 if absent.
 	listNulls int64
-	file      *file.Reader
+	file      indexFile
 	covered   []uint32
 	mem       memory.Allocator
 	keys      []value

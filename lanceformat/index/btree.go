@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/file/legacy"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 )
 
@@ -35,9 +35,12 @@ type btreeIndex struct {
 	batchSize uint64
 
 	owner uint64 // this segment's entries in the page cache
+	// legacy is set for BTrees in legacy v1 files: page k is page_data's batch k
+	// (legacy_btree.go).
+	legacy bool
 
 	mu   sync.Mutex
-	data *file.Reader // opened on first use
+	data indexFile // opened on first use
 }
 
 func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, covered []uint32,
@@ -55,6 +58,7 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 		}
 		b.batchSize = n
 	}
+	_, b.legacy = r.(*legacy.Reader)
 	arrs, err := readColumns(ctx, r, 0, r.NumRows(), mem, "min", "max", "null_count", "page_idx")
 	if err != nil {
 		return nil, err
@@ -83,6 +87,11 @@ func (b *btreeIndex) Type() Type { return TypeBTree }
 // page cache when there; the missing ones are read from page_data, runs of consecutive
 // pages (a range query's) in one read of up to maxPagesPerRead pages, and cached.
 func (b *btreeIndex) Search(ctx context.Context, q Query) (Result, error) {
+	if b.legacy {
+		if reason := b.legacyUnanswerable(); reason != "" {
+			return Result{Kind: NotAnswerable, Reason: reason}, nil
+		}
+	}
 	p, err := compile(q)
 	if err != nil {
 		return unanswerable(err)
@@ -177,6 +186,9 @@ func (b *btreeIndex) readPages(ctx context.Context, k, kEnd uint32) ([]*btreePag
 	if err != nil {
 		return nil, err
 	}
+	if lr, ok := data.(*legacy.Reader); ok {
+		return readLegacyPages(ctx, lr, k, kEnd, b.mem)
+	}
 	start := uint64(k) * b.batchSize
 	end := min(uint64(kEnd)*b.batchSize, data.NumRows())
 	if start >= end {
@@ -207,7 +219,7 @@ func (b *btreeIndex) readPages(ctx context.Context, k, kEnd uint32) ([]*btreePag
 }
 
 // dataFile opens page_data.lance on first use (a failed open is retried next time).
-func (b *btreeIndex) dataFile(ctx context.Context) (*file.Reader, error) {
+func (b *btreeIndex) dataFile(ctx context.Context) (indexFile, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.data == nil {

@@ -15,9 +15,11 @@
 // fragments themselves.
 //
 // Not supported yet (errors wrap ErrNotSupported): searching vector, full-text, NGram and
-// JSON indices (they are listed); index files in the legacy v1 Lance file format (the
-// BTrees of Lance ≤ 0.20); building indices on datasets with stable row ids (searching
-// them answers row ids, which callers map to addresses: see Open); writing label lists with the null-list buffer (we write index_version 0, so IS NULL on
-// our label lists is not answerable); zone maps and bloom filters without the newer
-// "null_bitmap" global buffer.
+// JSON indices (they are listed); index files in the legacy v1 Lance file format other
+// than a BTree's (Lance ≤ 0.20 wrote BTrees so; legacy_open.go reads them), and legacy
+// BTrees over columns with nulls (v1 pages cannot mark them; Search is NotAnswerable);
+// building indices on datasets with stable row ids (searching them answers row ids, which
+// callers map to addresses: see Open); writing label lists with the null-list buffer (we
+// write index_version 0, so IS NULL on our label lists is not answerable); zone maps and
+// bloom filters without the newer "null_bitmap" global buffer.
 package index

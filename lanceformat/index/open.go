@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"path"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/flightd/flightd/lanceformat/encoding"
 	"github.com/flightd/flightd/lanceformat/file"
+	"github.com/flightd/flightd/lanceformat/file/legacy"
 	"github.com/flightd/flightd/lanceformat/lanceio"
 	"github.com/flightd/flightd/lanceformat/schema"
 	"github.com/flightd/flightd/lanceformat/table"
@@ -131,18 +131,29 @@ func (m *multiIndex) Search(ctx context.Context, q Query) (Result, error) {
 	return out, nil
 }
 
-// openFile opens one index file; legacy v1 files are "not supported yet".
-func openFile(ctx context.Context, store lanceio.ObjectStore, dir, name string) (*file.Reader, error) {
+// indexFile is an opened index file: a Lance v2 file (*file.Reader) or, for BTrees, a
+// legacy v1 file (*legacy.Reader, see legacy_open.go).
+type indexFile interface {
+	Path() string
+	NumRows() uint64
+	Schema() *schema.Schema
+	ReadRange(ctx context.Context, fieldIDs []int32, start, end uint64, mem memory.Allocator) ([]arrow.Array, error)
+	Take(ctx context.Context, fieldIDs []int32, rows []uint64, mem memory.Allocator) ([]arrow.Array, error)
+}
+
+// openFile opens one index file. Legacy v1 files are read for BTrees only (openLegacyFile);
+// for the other index types they are "not supported yet".
+func openFile(ctx context.Context, store lanceio.ObjectStore, dir, name string) (indexFile, error) {
 	p := path.Join(dir, name)
 	r, err := file.Open(ctx, store, p)
 	if err != nil {
+		if errors.Is(err, file.ErrLegacyFile) {
+			return openLegacyFile(ctx, store, p, name)
+		}
 		if errors.Is(err, encoding.ErrNotSupported) {
 			return nil, fmt.Errorf("open %s: %w: %w", p, ErrNotSupported, err)
 		}
 		if errors.Is(err, file.ErrCorruptFile) {
-			if isLegacyFile(ctx, store, p) {
-				return nil, fmt.Errorf("open %s: %w", p, notSupported("index files in the legacy v1 Lance file format"))
-			}
 			return nil, fmt.Errorf("open %s: %w: %w", p, ErrCorruptIndex, err)
 		}
 		return nil, fmt.Errorf("open %s: %w", p, err)
@@ -150,22 +161,8 @@ func openFile(ctx context.Context, store lanceio.ObjectStore, dir, name string) 
 	return r, nil
 }
 
-// isLegacyFile reports whether the file ends with a legacy (v1) Lance footer: u64 metadata
-// position, u16 major 0, u16 minor < 3, "LANC".
-func isLegacyFile(ctx context.Context, store lanceio.ObjectStore, p string) bool {
-	size, err := store.Size(ctx, p)
-	if err != nil || size < 16 {
-		return false
-	}
-	b, err := store.ReadRange(ctx, p, size-16, 16)
-	if err != nil || string(b[12:16]) != "LANC" {
-		return false
-	}
-	return binary.LittleEndian.Uint16(b[8:]) == 0 && binary.LittleEndian.Uint16(b[10:]) < 3
-}
-
 // fieldIDs returns the ids of the named top-level fields of an index file.
-func fieldIDs(r *file.Reader, names ...string) ([]int32, error) {
+func fieldIDs(r indexFile, names ...string) ([]int32, error) {
 	ids := make([]int32, len(names))
 	for i, n := range names {
 		found := false
@@ -183,7 +180,7 @@ func fieldIDs(r *file.Reader, names ...string) ([]int32, error) {
 }
 
 // readColumns reads the named columns of rows [start, end); the caller releases them.
-func readColumns(ctx context.Context, r *file.Reader, start, end uint64, mem memory.Allocator,
+func readColumns(ctx context.Context, r indexFile, start, end uint64, mem memory.Allocator,
 	names ...string) ([]arrow.Array, error) {
 	ids, err := fieldIDs(r, names...)
 	if err != nil {
@@ -201,7 +198,7 @@ func wrapFileErr(err error) error {
 	switch {
 	case errors.Is(err, encoding.ErrNotSupported):
 		return fmt.Errorf("%w: %w", ErrNotSupported, err)
-	case errors.Is(err, file.ErrCorruptFile):
+	case errors.Is(err, file.ErrCorruptFile), errors.Is(err, legacy.ErrCorruptFile):
 		return fmt.Errorf("%w: %w", ErrCorruptIndex, err)
 	}
 	return err

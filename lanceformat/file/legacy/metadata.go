@@ -70,16 +70,9 @@ func ParseMetadata(b []byte) (Metadata, error) {
 // ParseManifestDictionaries decodes the u32-length-prefixed lance.table.Manifest embedded
 // in a v1 file and returns the dictionary locations of its fields by field id.
 func ParseManifestDictionaries(b []byte) (map[int32]Dictionary, error) {
-	if len(b) < 4 {
-		return nil, fmt.Errorf("%w: file manifest block of %d bytes", ErrCorruptFile, len(b))
-	}
-	n := binary.LittleEndian.Uint32(b)
-	if uint64(n) > uint64(len(b)-4) {
-		return nil, fmt.Errorf("%w: file manifest of %d bytes exceeds its block of %d", ErrCorruptFile, n, len(b)-4)
-	}
-	var m lancepb.Manifest
-	if err := proto.Unmarshal(b[4:4+n], &m); err != nil {
-		return nil, fmt.Errorf("%w: file manifest: %w", ErrCorruptFile, err)
+	m, err := parseManifest(b)
+	if err != nil {
+		return nil, err
 	}
 	out := map[int32]Dictionary{}
 	for _, f := range m.GetFields() {

@@ -11,10 +11,11 @@
 //	            (i64 position, i64 length)
 //
 // Types come from the dataset schema (as in Lance's own v1 reader), not from the optional
-// manifest inside the file. Encodings: plain (fixed-width values, bit-packed booleans,
-// fixed-size lists and binaries, no validity), var-binary (i64 absolute value positions;
-// in a nullable field an empty value reads as null), lists (plain offsets into the child's
-// page of the same batch) and structs (no page of their own).
+// manifest inside the file; OpenSelfDescribed reads files whose schema is only in that
+// manifest (Lance's v1 index files). Encodings: plain (fixed-width values, bit-packed
+// booleans, fixed-size lists and binaries, no validity), var-binary (i64 absolute value
+// positions; in a nullable field an empty value reads as null), lists (plain offsets into
+// the child's page of the same batch) and structs (no page of their own).
 //
 // Dictionary fields store plain keys in their pages and their values once per file, as a
 // var-binary page whose location the dataset schema records (Field.dictionary).
@@ -94,31 +95,45 @@ func Open(ctx context.Context, store lanceio.ObjectStore, path string, sc *schem
 }
 
 func (r *Reader) open(ctx context.Context, fieldIDs []int32) error {
-	ids := slices.DeleteFunc(slices.Clone(fieldIDs), func(id int32) bool { return id < 0 })
-	if len(ids) == 0 {
-		return fmt.Errorf("%w: data file lists no field ids", ErrCorruptFile)
+	metaPos, err := r.readMetadata(ctx)
+	if err != nil {
+		return err
 	}
-	r.minID, r.maxID = slices.Min(ids), slices.Max(ids)
+	return r.finishOpen(ctx, fieldIDs, metaPos)
+}
+
+// readMetadata reads the footer and the metadata block and returns the metadata position.
+func (r *Reader) readMetadata(ctx context.Context) (uint64, error) {
 	n := min(r.size, tailRead)
 	tail, err := r.readAt(ctx, r.size-n, n)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	metaPos, err := ParseFooter(tail, r.size)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if metaPos < r.size-n {
 		if tail, err = r.readAt(ctx, metaPos, r.size-metaPos); err != nil {
-			return err
+			return 0, err
 		}
 	} else {
 		tail = tail[metaPos-(r.size-n):]
 	}
 	if r.meta, err = ParseMetadata(tail[:len(tail)-FooterSize]); err != nil {
-		return err
+		return 0, err
 	}
 	r.numRows = r.meta.NumRows()
+	return metaPos, nil
+}
+
+// finishOpen bounds the page table by fieldIDs and loads it and the file's dictionaries.
+func (r *Reader) finishOpen(ctx context.Context, fieldIDs []int32, metaPos uint64) error {
+	ids := slices.DeleteFunc(slices.Clone(fieldIDs), func(id int32) bool { return id < 0 })
+	if len(ids) == 0 {
+		return fmt.Errorf("%w: data file lists no field ids", ErrCorruptFile)
+	}
+	r.minID, r.maxID = slices.Min(ids), slices.Max(ids)
 	if err := r.loadFileDictionaries(ctx, metaPos); err != nil {
 		return err
 	}
@@ -133,12 +148,9 @@ func (r *Reader) loadFileDictionaries(ctx context.Context, metaPos uint64) error
 	if mp == 0 || !r.hasDictionaryField() {
 		return nil
 	}
-	if mp >= metaPos {
-		return fmt.Errorf("%w: manifest position %d not before the metadata (%d)", ErrCorruptFile, mp, metaPos)
-	}
-	b, err := r.readAt(ctx, mp, metaPos-mp)
+	b, err := r.readManifestBlock(ctx, metaPos)
 	if err != nil {
-		return fmt.Errorf("file manifest: %w", err)
+		return err
 	}
 	dicts, err := ParseManifestDictionaries(b)
 	if err != nil {
@@ -149,6 +161,20 @@ func (r *Reader) loadFileDictionaries(ctx context.Context, metaPos uint64) error
 	maps.Copy(merged, dicts)
 	r.dicts = merged
 	return nil
+}
+
+// readManifestBlock reads the bytes of the manifest embedded in the file: from
+// Metadata.manifest_position (non-zero) to the metadata block at metaPos.
+func (r *Reader) readManifestBlock(ctx context.Context, metaPos uint64) ([]byte, error) {
+	mp := r.meta.ManifestPosition
+	if mp >= metaPos {
+		return nil, fmt.Errorf("%w: manifest position %d not before the metadata (%d)", ErrCorruptFile, mp, metaPos)
+	}
+	b, err := r.readAt(ctx, mp, metaPos-mp)
+	if err != nil {
+		return nil, fmt.Errorf("file manifest: %w", err)
+	}
+	return b, nil
 }
 
 func (r *Reader) hasDictionaryField() bool {
