@@ -105,6 +105,35 @@ type ScanRequest struct {
 	// selected rows. The selection is a superset of the matching rows: the plan still
 	// applies the full filter. Tables without indexes ignore it.
 	Index *IndexFilter
+	// Prefilter, when set, lets the reader evaluate part of the scan's filter on a few
+	// columns first and decode the other columns only at the rows it keeps (late
+	// materialization). Readers that cannot apply it ignore it; a reader that does
+	// reports it through Prefiltered.
+	Prefilter *Prefilter
+}
+
+// Prefilter is a row selection a reader may apply to each batch before it decodes the
+// batch's other columns.
+type Prefilter struct {
+	// Columns are positions in the output (indices into ScanRequest.Columns, never the
+	// hidden row columns) that Select reads, in the order Select's batch holds them.
+	Columns []int
+	// Select returns the positions (ascending, unique) of b's rows to keep; b holds
+	// Columns only, under their table names. The returned slice is the reader's until its
+	// next call to Select; Select must not keep b.
+	Select func(ctx context.Context, b arrow.RecordBatch) ([]int32, error)
+	// Take returns the rows of b at sel (ascending positions); b stays the caller's.
+	Take func(ctx context.Context, b arrow.RecordBatch, sel []int32) (arrow.RecordBatch, error)
+	// MaxKept is the fraction of a batch's rows above which the reader decodes the other
+	// columns in full and then takes the kept rows (below it, it decodes them only at the
+	// kept rows).
+	MaxKept float64
+}
+
+// Prefiltered is implemented by readers that may apply ScanRequest.Prefilter: when
+// Prefiltered reports true, every batch the reader returns holds only rows Select kept.
+type Prefiltered interface {
+	Prefiltered() bool
 }
 
 // Names of the hidden row columns a ScanRequest can ask for. They never appear in

@@ -29,4 +29,10 @@ func TestExplainOverFlight(t *testing.T) {
 	require.Len(t, got.Rows, 1)
 	require.Equal(t, "analyzed_plan", got.Rows[0][0])
 	require.Regexp(t, `rows=50\b`, got.Rows[0][1], "the aggregate outputs one row per value of b")
+
+	// A filter on one of the two columns read: the scan reads c first (late materialization).
+	got, err = itest.Query(ctx, t, cl, "EXPLAIN ANALYZE SELECT a FROM t WHERE c > 5")
+	require.NoError(t, err)
+	require.Len(t, got.Rows, 1)
+	require.Regexp(t, `Scan: t .*\[late materialization: filter reads 1 of 2 columns first\]`, got.Rows[0][1])
 }

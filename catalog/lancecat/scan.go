@@ -35,6 +35,7 @@ type columnPlan struct {
 	groups  []fileGroup
 	missing []int       // output positions of columns no data file of the fragment holds (all null)
 	rows    *rowColumns // the hidden _rowid/_rowaddr columns, after the others; nil if none
+	late    *latePlan   // the request's prefilter, when this reader applies it (scan_late.go)
 }
 
 // planColumns maps the requested columns to the fragment's data files. A column lives in
@@ -150,7 +151,16 @@ func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				}
 			}
 		}
-		rec, err := r.batch(r.counting(ctx), start, end, rows, live)
+		var rec arrow.RecordBatch
+		var err error
+		if r.plan.late != nil {
+			rec, err = r.batchLate(r.counting(ctx), start, end, rows, live)
+		} else {
+			rec, err = r.batch(r.counting(ctx), start, end, rows, live)
+		}
+		if err == nil && rec == nil {
+			continue // the prefilter kept no row
+		}
 		if err != nil {
 			return nil, classify(fmt.Errorf("scan table %q version %d rows [%d,%d): %w",
 				r.t.name, r.t.Version(), start, end, err))
@@ -163,31 +173,60 @@ func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // batch reads rows [start, end), or only rows if it is not nil, into one record batch.
 func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64, n int) (_ arrow.RecordBatch, err error) {
 	cols := make([]arrow.Array, r.plan.schema.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for _, g := range r.plan.groups {
-		var arrs []arrow.Array
-		if rows == nil {
-			arrs, err = g.reader.ReadRange(ctx, g.ids, start, end, r.mem)
-		} else {
-			arrs, err = g.reader.Take(ctx, g.ids, rows, r.mem)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for i, a := range arrs {
-			cols[g.out[i]] = a
-		}
-	}
-	for _, out := range r.plan.missing {
-		cols[out] = array.MakeArrayOfNull(r.mem, r.plan.schema.Field(out).Type, n)
+	defer releaseAll(cols)
+	if err := r.readInto(ctx, cols, nil, start, end, rows, nil, n); err != nil {
+		return nil, err
 	}
 	copy(cols[len(cols)-r.plan.rows.count():], r.plan.rows.arrays(start, end, rows, r.mem))
+	return r.record(cols, n)
+}
+
+// readInto reads the columns of part (nil: every column read from data files, and the
+// missing ones) into cols, by output position: rows [start, end), or only rows if it is
+// not nil, or only the physical rows sel (ascending, within [start, end)) if it is not
+// nil, which needs every group's reader to be a *file.Cursor (planLate checks it). n is
+// the number of rows read.
+func (r *scanReader) readInto(ctx context.Context, cols []arrow.Array, part *colPart,
+	start, end uint64, rows, sel []uint64, n int) error {
+	missing := r.plan.missing
+	if part != nil {
+		missing = part.missing
+	}
+	for i := range r.plan.groups {
+		g := &r.plan.groups[i]
+		ids, outs := g.ids, g.out
+		if part != nil {
+			ids, outs = part.ids[i], part.outs[i]
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		var arrs []arrow.Array
+		var err error
+		switch {
+		case sel != nil:
+			arrs, err = g.reader.(*file.Cursor).ReadSel(ctx, ids, start, end, sel, r.mem)
+		case rows != nil:
+			arrs, err = g.reader.Take(ctx, ids, rows, r.mem)
+		default:
+			arrs, err = g.reader.ReadRange(ctx, ids, start, end, r.mem)
+		}
+		if err != nil {
+			return err
+		}
+		for i, a := range arrs {
+			cols[outs[i]] = a
+		}
+	}
+	for _, out := range missing {
+		cols[out] = array.MakeArrayOfNull(r.mem, r.plan.schema.Field(out).Type, n)
+	}
+	return nil
+}
+
+// record checks the columns read against the output schema and makes the batch of n rows
+// (retaining the columns).
+func (r *scanReader) record(cols []arrow.Array, n int) (arrow.RecordBatch, error) {
 	for i, c := range cols {
 		want := r.plan.schema.Field(i)
 		if c.Len() != n {
@@ -198,6 +237,15 @@ func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64
 		}
 	}
 	return array.NewRecordBatch(r.plan.schema, cols, int64(n)), nil
+}
+
+// releaseAll releases the non-nil arrays.
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
 }
 
 var _ catalog.ScanStats = (*scanReader)(nil)

@@ -25,6 +25,7 @@ type rowColumns struct {
 // _rowid is the same unless the table has stable row ids (reader flag 2), in which case it
 // comes from the fragment's row id sequence, inline or in an external file.
 func (t *Table) planRowColumns(ctx context.Context, fi int, req catalog.ScanRequest, plan *columnPlan) error {
+	plan.planLate(req.Prefilter) // scan_late.go: Table.Scan's last planning step (table.go is not this file's)
 	if !req.RowID && !req.RowAddr {
 		return nil
 	}

@@ -48,8 +48,12 @@ func label(op exec.Operator, n plan.Node) string {
 	case *ops.ParallelAggregate:
 		return line + " [parallel: partial per worker, then merge]"
 	case *ops.Scan:
-		if k := op.(*ops.Scan).RuntimeFilters(); k > 0 {
-			return line + fmt.Sprintf(" [join filters: %d]", k)
+		s := op.(*ops.Scan)
+		if k := s.RuntimeFilters(); k > 0 {
+			line += fmt.Sprintf(" [join filters: %d]", k)
+		}
+		if f, all := s.LateColumns(); all > 0 {
+			line += fmt.Sprintf(" [late materialization: filter reads %d of %d columns first]", f, all)
 		}
 	}
 	return line

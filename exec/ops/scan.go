@@ -34,6 +34,7 @@ type Scan struct {
 	env    exec.Env
 
 	pred    *predicate
+	late    *lateFilter // late materialization (scan_late.go); nil if none
 	morsels []catalog.Morsel
 	emitted int64 // rows returned so far
 	done    bool
@@ -88,6 +89,12 @@ func (s *Scan) Open(ctx context.Context) error {
 		return err
 	}
 	s.pred = pred
+	if s.late, err = s.newLateFilter(); err != nil {
+		return err
+	}
+	if s.late != nil {
+		s.req.Prefilter = s.late.pre
+	}
 	if s.limit == 0 {
 		s.done = true
 		return nil
@@ -227,21 +234,24 @@ func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			continue
 		}
-		return s.filterBatch(ctx, b)
+		return s.filterBatch(ctx, b, s.reader)
 	}
 }
 
-func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if len(s.rfs) > 0 {
+// filterBatch applies to b, a batch of rd, what rd has not applied of the run-time filters
+// and the filter.
+func (s *Scan) filterBatch(ctx context.Context, b arrow.RecordBatch, rd catalog.RecordReader) (arrow.RecordBatch, error) {
+	rfs, pred := s.filterFor(rd) // scan_late.go
+	if rfs {
 		var err error
 		if b, err = s.applyRuntimeFilters(ctx, b); err != nil {
 			return nil, err
 		}
 	}
-	if s.pred == nil {
+	if pred == nil {
 		return b, nil
 	}
-	return s.pred.applyPooled(ctx, b) // scan_filter.go
+	return pred.applyPooled(ctx, b) // scan_filter.go
 }
 
 // fetchParallel returns the next batch in morsel order from the workers' slots.
@@ -331,7 +341,7 @@ func (s *Scan) readMorsel(ctx context.Context, i int, slot chan<- morselResult) 
 		if b == nil {
 			return
 		}
-		f, err := s.filterBatch(ctx, b)
+		f, err := s.filterBatch(ctx, b, rd)
 		if err != nil {
 			send(morselResult{err: err})
 			return

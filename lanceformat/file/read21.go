@@ -137,17 +137,9 @@ func (rc *readCtx) miniBlockRows(ci, pi int, leaf *schema.Field, mb *enc21pb.Min
 	if mb.GetNumItems() != p.length {
 		return nil, corrupt(ci, pi, fmt.Errorf("%d items in a page of %d rows without lists", mb.GetNumItems(), p.length))
 	}
-	chunks, err := rc.chunks(ci, pi, mb)
+	sel, data, err := rc.chunkBytes(ci, pi, mb, lo, hi)
 	if err != nil {
 		return nil, err
-	}
-	sel := selectChunks(chunks, lo, hi)
-	var data []byte
-	if len(sel) > 0 {
-		last := sel[len(sel)-1]
-		if data, err = rc.readBufferRange(ci, pi, 1, sel[0].Off, last.Off+last.Size-sel[0].Off); err != nil {
-			return nil, err
-		}
 	}
 	m, err := rc.newMiniBlock(ci, pi, leaf, mb)
 	if err != nil {
@@ -182,17 +174,9 @@ func (rc *readCtx) directMiniBlock(ci, pi int) *enc21pb.MiniBlockLayout {
 // in place from the chunks holding the rows.
 func (rc *readCtx) miniBlockInto(ci, pi int, leaf *schema.Field, mb *enc21pb.MiniBlockLayout,
 	path []encoding.PathNode, lo, hi uint64) error {
-	chunks, err := rc.chunks(ci, pi, mb)
+	sel, data, err := rc.chunkBytes(ci, pi, mb, lo, hi)
 	if err != nil {
 		return err
-	}
-	sel := selectChunks(chunks, lo, hi)
-	var data []byte
-	if len(sel) > 0 {
-		last := sel[len(sel)-1]
-		if data, err = rc.readBufferRange(ci, pi, 1, sel[0].Off, last.Off+last.Size-sel[0].Off); err != nil {
-			return err
-		}
 	}
 	m, err := rc.newMiniBlock(ci, pi, leaf, mb)
 	if err != nil {
@@ -209,6 +193,24 @@ func (rc *readCtx) miniBlockInto(ci, pi int, leaf *schema.Field, mb *enc21pb.Min
 		return corrupt(ci, pi, err)
 	}
 	return nil
+}
+
+// chunkBytes returns the chunks of a mini-block page holding page-local rows [lo, hi)
+// and their bytes (data[0] is the first byte of the first chunk).
+func (rc *readCtx) chunkBytes(ci, pi int, mb *enc21pb.MiniBlockLayout, lo, hi uint64) ([]encoding.Chunk, []byte, error) {
+	chunks, err := rc.chunks(ci, pi, mb)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel := selectChunks(chunks, lo, hi)
+	var data []byte
+	if len(sel) > 0 {
+		last := sel[len(sel)-1]
+		if data, err = rc.readBufferRange(ci, pi, 1, sel[0].Off, last.Off+last.Size-sel[0].Off); err != nil {
+			return nil, nil, err
+		}
+	}
+	return sel, data, nil
 }
 
 // newMiniBlock reads the page's dictionary, if any, and prepares chunk decoding.
