@@ -8,12 +8,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
 // Every call is logged when it ends (Info; Warn or Error when it fails) with its method, user,
 // query id, duration, rows and bytes streamed and status code, and when it starts (Debug). The
+// closing record is written by the call log's goroutine, after the response (calllog.go). The
 // outermost interceptor also maps errors to gRPC statuses and recovers panics, per call.
 
 // maxLoggedSQL bounds the statement text put in a log record.
@@ -79,14 +79,14 @@ func noteRows(ctx context.Context, rows int64) {
 	}
 }
 
-// logEnd writes the call's closing record.
-func (c *callInfo) logEnd(log *slog.Logger, err error) {
+// logEnd writes the call's closing record: it ended with err (a status error) after dur, and
+// level is its level (callLevel).
+func (c *callInfo) logEnd(log *slog.Logger, err error, dur time.Duration, level slog.Level) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	code := status.Code(err)
 	attrs := []slog.Attr{
 		slog.String("method", c.method), slog.String("user", c.user),
-		slog.Duration("duration", time.Since(c.start)), slog.String("code", code.String()),
+		slog.Duration("duration", dur), slog.String("code", status.Code(err).String()),
 	}
 	if !c.query.isZero() {
 		attrs = append(attrs, slog.String("query_id", c.query.String()))
@@ -97,14 +97,6 @@ func (c *callInfo) logEnd(log *slog.Logger, err error) {
 	if c.rows > 0 || c.bytesOut > 0 || c.bytesIn > 0 {
 		attrs = append(attrs, slog.Int64("rows", c.rows), slog.Int64("bytes_out", c.bytesOut), slog.Int64("bytes_in", c.bytesIn))
 	}
-	level := slog.LevelInfo
-	switch code {
-	case codes.OK, codes.Canceled:
-	case codes.Internal, codes.Unknown, codes.DataLoss:
-		level = slog.LevelError
-	default:
-		level = slog.LevelWarn
-	}
 	if err != nil {
 		attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
 	}
@@ -113,7 +105,8 @@ func (c *callInfo) logEnd(log *slog.Logger, err error) {
 
 // unaryCalls is the outermost unary interceptor: call record, logs, panic recovery, error
 // mapping.
-func unaryCalls(log *slog.Logger) grpc.UnaryServerInterceptor {
+func unaryCalls(cl *callLog) grpc.UnaryServerInterceptor {
+	log := cl.log
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (resp any, err error) {
 		c := &callInfo{method: info.FullMethod, start: time.Now()}
 		ctx = context.WithValue(ctx, callKey{}, c)
@@ -123,7 +116,7 @@ func unaryCalls(log *slog.Logger) grpc.UnaryServerInterceptor {
 				err = recovered(log, info.FullMethod, p)
 			}
 			err = toStatusError(err)
-			c.logEnd(log, err)
+			cl.end(c, err, time.Since(c.start))
 		}()
 		return h(ctx, req)
 	}
@@ -131,7 +124,8 @@ func unaryCalls(log *slog.Logger) grpc.UnaryServerInterceptor {
 
 // streamCalls is the outermost stream interceptor: call record, bytes counted, logs, panic
 // recovery, error mapping.
-func streamCalls(log *slog.Logger) grpc.StreamServerInterceptor {
+func streamCalls(cl *callLog) grpc.StreamServerInterceptor {
+	log := cl.log
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) (err error) {
 		c := &callInfo{method: info.FullMethod, start: time.Now()}
 		cs := &countingStream{ServerStream: ss, ctx: context.WithValue(ss.Context(), callKey{}, c), call: c}
@@ -141,7 +135,7 @@ func streamCalls(log *slog.Logger) grpc.StreamServerInterceptor {
 				err = recovered(log, info.FullMethod, p)
 			}
 			err = toStatusError(err)
-			c.logEnd(log, err)
+			cl.end(c, err, time.Since(c.start))
 		}()
 		return h(srv, cs)
 	}

@@ -41,6 +41,23 @@ func (b *syncBuffer) records(t *testing.T) []map[string]any {
 	return out
 }
 
+// waitRecords waits until n closing records ("rpc") are written (the call log writes them
+// after the responses) and returns every record.
+func (b *syncBuffer) waitRecords(t *testing.T, n int) []map[string]any {
+	var recs []map[string]any
+	require.Eventually(t, func() bool {
+		recs = b.records(t)
+		ends := 0
+		for _, r := range recs {
+			if r["msg"] == "rpc" {
+				ends++
+			}
+		}
+		return ends >= n
+	}, 5*time.Second, time.Millisecond, "%d closing records", n)
+	return recs
+}
+
 // TestCallLogs checks the per-call records: the planning call and the DoGet of one statement
 // share its query id; DoGet reports rows and bytes; failures carry their code at WARN.
 func TestCallLogs(t *testing.T) {
@@ -55,7 +72,7 @@ func TestCallLogs(t *testing.T) {
 	require.Error(t, err)
 
 	var ends, starts []map[string]any
-	for _, r := range logs.records(t) {
+	for _, r := range logs.waitRecords(t, 3) {
 		switch r["msg"] {
 		case "rpc":
 			ends = append(ends, r)
@@ -98,7 +115,7 @@ func TestCallLogsUser(t *testing.T) {
 	_, err = count(context.Background(), t, cl, "SELECT x FROM t")
 	require.Error(t, err)
 
-	recs := logs.records(t)
+	recs := logs.waitRecords(t, 3)
 	require.Len(t, recs, 3)
 	for _, r := range recs[:2] {
 		require.Equal(t, "alice", r["user"], r["method"])

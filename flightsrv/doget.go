@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -31,20 +32,28 @@ type flightService struct {
 // DoGet streams a statement ticket's results, releasing every batch whatever happens. The
 // stream is registered under the ticket's query id, so CancelFlightInfo and Drain can end it.
 func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
-	var msg anypb.Any
-	var cmd pb.TicketStatementQuery
-	if proto.Unmarshal(t.GetTicket(), &msg) != nil || !msg.MessageIs(&cmd) || msg.UnmarshalTo(&cmd) != nil {
-		return f.FlightServer.DoGet(t, stream)
+	var sp *specRun
+	var tp ticketPayload
+	if h, ok := statementHandle(t.GetTicket()); ok && f.srv.spec != nil {
+		sp = f.srv.spec.takeHandle(h) // speculate.go
 	}
-	tp, err := f.srv.statementPayload(cmd.GetStatementHandle())
-	if err != nil {
-		return err
+	if sp != nil {
+		tp.Query = sp.query
+	} else {
+		var msg anypb.Any
+		var cmd pb.TicketStatementQuery
+		if proto.Unmarshal(t.GetTicket(), &msg) != nil || !msg.MessageIs(&cmd) || msg.UnmarshalTo(&cmd) != nil {
+			return f.FlightServer.DoGet(t, stream)
+		}
+		var err error
+		if tp, err = f.srv.statementPayload(cmd.GetStatementHandle()); err != nil {
+			return err
+		}
+		if f.srv.spec != nil {
+			sp = f.srv.spec.take(tp)
+		}
 	}
 	noteQuery(stream.Context(), tp.Query)
-	var sp *specRun
-	if f.srv.spec != nil {
-		sp = f.srv.spec.take(tp) // speculate.go
-	}
 	ctx, done, err := f.srv.queries.start(stream.Context(), tp.Query)
 	if err != nil {
 		if sp != nil {
@@ -64,7 +73,51 @@ func (f *flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGe
 	}
 	src := newOpSource(f.srv, op)
 	defer src.close()
-	return f.send(ctx, stream, op.Schema(), nil, src, alloc)
+	return f.send(ctx, stream, op.Schema(), src, alloc)
+}
+
+// statementTicketType is the type URL of a Flight SQL statement ticket's Any.
+var statementTicketType = "type.googleapis.com/" + string((&pb.TicketStatementQuery{}).ProtoReflect().Descriptor().FullName())
+
+// statementHandle returns the statement handle of a ticket that is exactly what
+// statementTicket makes: an Any of type_url statementTicketType whose value holds only the
+// handle field. It reads the bytes without protobuf reflection; ok is false for anything
+// else (the caller then decodes the ticket the usual way).
+func statementHandle(ticket []byte) (handle []byte, ok bool) {
+	typeURL, value, ok := twoBytesFields(ticket)
+	if !ok || string(typeURL) != statementTicketType {
+		return nil, false
+	}
+	num, typ, n := protowire.ConsumeTag(value)
+	if n < 0 || num != 1 || typ != protowire.BytesType {
+		return nil, false
+	}
+	handle, m := protowire.ConsumeBytes(value[n:])
+	if m < 0 || n+m != len(value) {
+		return nil, false
+	}
+	return handle, true
+}
+
+// twoBytesFields reads a message of exactly field 1 then field 2, both length-delimited.
+func twoBytesFields(b []byte) (f1, f2 []byte, ok bool) {
+	for want := protowire.Number(1); want <= 2; want++ {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != want || typ != protowire.BytesType {
+			return nil, nil, false
+		}
+		v, m := protowire.ConsumeBytes(b[n:])
+		if m < 0 {
+			return nil, nil, false
+		}
+		if want == 1 {
+			f1 = v
+		} else {
+			f2 = v
+		}
+		b = b[n+m:]
+	}
+	return f1, f2, len(b) == 0
 }
 
 // sendSpeculative streams the run started for this ticket at GetFlightInfo; the run ends
@@ -77,37 +130,33 @@ func (f *flightService) sendSpeculative(ctx context.Context, stream flight.Fligh
 	if err != nil {
 		return err
 	}
-	return f.send(ctx, stream, sp.op.Schema(), sp.takeSchemaMsg(), src, sp.alloc)
+	return f.send(ctx, stream, sp.op.Schema(), src, sp.alloc)
 }
 
 // send writes the batches of src to the client. When ctx is cancelled it returns the cause
 // (CancelFlightInfo, shutdown or the client's own cancellation). On the wireMsg path it
 // returns once the transport has written (or dropped) the batches it still held, so that
-// every batch is released by then. schemaMsg, when not nil, is sc's IPC schema message,
-// already encoded (a speculative run's); send releases it. alloc is the stream's allocator
-// (the IPC writer's too); send closes it. The caller closes src.
+// every batch is released by then. alloc is the stream's allocator (the IPC writer's too);
+// send closes it. The caller closes src.
 func (f *flightService) send(ctx context.Context, stream flight.FlightService_DoGetServer, sc *arrow.Schema,
-	schemaMsg *ipc.Payload, src *opSource, alloc *queryAllocator) error {
+	src *opSource, alloc *queryAllocator) error {
 	defer alloc.close()
 	var out batchSender
 	if !f.wire || hasDictionary(sc) { // arrow-go's writer tracks and emits dictionary batches
-		if schemaMsg != nil {
-			schemaMsg.Release()
-		}
 		wr := flight.NewRecordWriter(stream, ipc.WithSchema(sc), ipc.WithAllocator(alloc))
 		defer wr.Close()
 		out = writerSender{wr}
 	} else {
 		ws := newWireSender(ctx, stream, sc, alloc)
 		defer ws.finish()
-		var err error
-		if schemaMsg != nil {
-			err = ws.sendPayload(*schemaMsg, nil) // what ws.start sends
-		} else {
-			err = ws.start()
-		}
-		if err != nil {
+		if err := ws.start(f.srv.schemaHeader(sc)); err != nil {
 			return fmt.Errorf("send results: %w", err)
+		}
+		if m, rows := src.takeEncoded(); m != nil { // a speculative run's first batch
+			if err := ws.sendEncoded(m); err != nil {
+				return fmt.Errorf("send results: %w", err)
+			}
+			noteRows(ctx, rows)
 		}
 		out = ws
 	}

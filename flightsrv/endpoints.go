@@ -19,25 +19,27 @@ import (
 
 // endpoints returns the endpoints of a planned query: up to s.maxEndpoints shards when the
 // plan allows it, spread over the configured locations. Every ticket carries the query id.
-// optimized, when set, is p's optimized plan (a cached plan, plancache.go).
-func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, optimized plan.Node, id queryID) ([]*flight.FlightEndpoint, error) {
+// optimized, when set, is p's optimized plan (a cached plan, plancache.go). handles are
+// the endpoints' signed statement handles (what their tickets wrap).
+func (s *Server) endpoints(ctx context.Context, p *planner.Prepared, optimized plan.Node, id queryID) (eps []*flight.FlightEndpoint, handles [][]byte, err error) {
 	n, err := s.shardCount(ctx, p, optimized)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	eps := make([]*flight.FlightEndpoint, n)
+	eps, handles = make([]*flight.FlightEndpoint, n), make([][]byte, n)
 	for i := range n {
 		payload := ticketPayload{Shard: plan.Shard{Index: i, Count: n}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}.encode()
-		ticket, err := statementTicket(s.tickets.encode(kindPlan, payload, ticketTTL))
+		handles[i] = s.tickets.encode(kindPlan, payload, ticketTTL)
+		ticket, err := statementTicket(handles[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		eps[i] = &flight.FlightEndpoint{Ticket: &flight.Ticket{Ticket: ticket}}
 		if len(s.locations) > 0 {
 			eps[i].Location = []*flight.Location{{Uri: s.locations[i%len(s.locations)]}}
 		}
 	}
-	return eps, nil
+	return eps, handles, nil
 }
 
 // shardCount decides how many endpoints a query gets. optimized, when set, is p's

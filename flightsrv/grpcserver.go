@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"google.golang.org/grpc"
@@ -28,8 +29,15 @@ func ServerOptions() []grpc.ServerOption {
 		grpc.ForceServerCodecV2(newSendCodec()),
 		grpc.WriteBufferSize(writeBufferSize),
 		grpc.SharedWriteBuffer(true),
+		grpc.NumStreamWorkers(uint32(streamWorkerCount())),
 	}
 }
+
+// streamWorkerCount is how many goroutines gRPC keeps to run calls on (NumStreamWorkers): a
+// call handed to one of them runs on its already grown stack, where a new goroutine per call
+// grows a small stack by copying it, several times, on every call. A call that finds them
+// all busy gets a goroutine of its own, as without workers.
+func streamWorkerCount() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // grpcServer is a flight.Server that can also be stopped hard (Stop), which Drain needs for
 // clients that stop reading: a graceful stop waits for them forever. It is what arrow-go's

@@ -104,6 +104,18 @@ func TestEncodeFlightDataMatchesWriter(t *testing.T) {
 			require.True(t, sm.released(), "a schema message has no body to reference")
 			require.Equal(t, want[0], sm.data.Materialize())
 			sm.data.Free()
+			hm := schemaWireMsg(schemaMessageHeader(batch.Schema(), alloc)) // what a DoGet sends
+			require.Equal(t, want[0], hm.data.Materialize())
+			require.Equal(t, sm.size, hm.size)
+			// A speculative run encodes a first batch ahead only when the message holds all
+			// of it (nothing referenced), and then byte for byte as the DoGet would.
+			if fm := encodeFirst(batch, batch.Schema(), alloc); tt.referenced {
+				require.Nil(t, fm)
+			} else {
+				require.NotNil(t, fm)
+				require.Equal(t, want[1], fm.data.Materialize())
+				require.True(t, fm.released())
+			}
 
 			p, err := ipc.GetRecordBatchPayload(batch, ipc.WithAllocator(alloc))
 			require.NoError(t, err)
@@ -204,7 +216,7 @@ func TestWireSenderFinish(t *testing.T) {
 			s := &fakeStream{ctx: ctx, fail: tt.fail}
 			batch := testBatch(t, alloc, 3000)
 			w := newWireSender(ctx, s, batch.Schema(), alloc)
-			err := w.start()
+			err := w.start(schemaMessageHeader(batch.Schema(), alloc))
 			require.ErrorIs(t, err, tt.fail)
 			err = w.send(batch) // takes the batch
 			require.ErrorIs(t, err, tt.fail)

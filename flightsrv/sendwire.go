@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // errSchemaChanged is a batch whose schema is not the stream's (the IPC writer's check).
@@ -31,9 +33,26 @@ func newWireSender(ctx context.Context, stream grpc.ServerStream, sc *arrow.Sche
 	return &wireSender{ctx: ctx, stream: stream, schema: sc, alloc: alloc, freed: make(chan struct{}, 1)}
 }
 
-// start sends the schema message.
-func (w *wireSender) start() error {
-	return w.sendPayload(ipc.GetSchemaPayload(w.schema, w.alloc), nil)
+// start sends the schema message, whose IPC header (schemaMessageHeader) is hdr.
+func (w *wireSender) start(hdr []byte) error {
+	return w.sendEncoded(schemaWireMsg(hdr))
+}
+
+// sendEncoded sends m, a self-contained message (it references no payload).
+func (w *wireSender) sendEncoded(m *wireMsg) error {
+	err := w.stream.SendMsg(m)
+	m.dropUnsent()
+	if err == nil {
+		noteBytesOut(w.ctx, m.size)
+	}
+	return err
+}
+
+// schemaWireMsg is the FlightData of a schema message whose IPC header is hdr: the bytes
+// encodeFlightData gives for the schema's payload (a header and no body).
+func schemaWireMsg(hdr []byte) *wireMsg {
+	data := protowire.AppendTag(make([]byte, 0, binaryVarintLen+len(hdr)+2), fieldDataHeader, protowire.BytesType)
+	return &wireMsg{data: mem.BufferSlice{mem.SliceBuffer(protowire.AppendBytes(data, hdr))}, size: int64(len(hdr))}
 }
 
 // send implements batchSender.

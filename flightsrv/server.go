@@ -99,6 +99,8 @@ type Server struct {
 	// nil when Config.NoPlanCache is set.
 	plans        *planCache
 	cachePlanner *planner.Planner
+	// schemaHdrs holds the encoded schema messages of results (schemahdr.go).
+	schemaHdrs *schemaHeaders
 }
 
 // New builds a Server.
@@ -121,7 +123,7 @@ func New(cfg Config) (*Server, error) {
 	var err error
 	s := &Server{cat: cfg.Catalog, planner: planner.New(cfg.Catalog), env: env, log: log, auth: cfg.Auth, tls: cfg.TLS,
 		maxEndpoints: cfg.MaxEndpoints, locations: cfg.Locations, queries: newQueryRegistry(), maxRecvSize: cfg.MaxRecvMsgSize,
-		noSpec: cfg.NoSpeculation}
+		noSpec: cfg.NoSpeculation, schemaHdrs: newSchemaHeaders()}
 	if !cfg.NoPlanCache {
 		s.plans, s.cachePlanner = newPlanCache(), planner.New(recordingCatalog{inner: cfg.Catalog})
 	}
@@ -143,7 +145,8 @@ func New(cfg Config) (*Server, error) {
 // settings) and TLS when configured. The caller calls Init/Serve and Drain (or Shutdown) on
 // the result; it also has a Stop method that closes every connection.
 func (s *Server) NewFlightServer() flight.Server {
-	mw := []flight.ServerMiddleware{{Unary: unaryCalls(s.log), Stream: streamCalls(s.log)}}
+	calls := newCallLog(s.log) // calllog.go
+	mw := []flight.ServerMiddleware{{Unary: unaryCalls(calls), Stream: streamCalls(calls)}}
 	if s.auth != nil {
 		mw = append(mw, flight.ServerMiddleware{Unary: s.auth.unaryAuth(), Stream: s.auth.streamAuth()})
 	}
@@ -157,8 +160,12 @@ func (s *Server) NewFlightServer() flight.Server {
 	if s.spec == nil && !s.noSpec {
 		s.spec = newSpecRegistry()
 	}
-	if s.spec != nil {
-		fs.onStop = s.spec.close
+	calls.start()
+	fs.onStop = func() {
+		if s.spec != nil {
+			s.spec.close()
+		}
+		calls.close()
 	}
 	fs.RegisterFlightService(&flightService{FlightServer: flightsql.NewFlightServerWithAllocator(s, s.env.Mem), srv: s, wire: true})
 	return fs

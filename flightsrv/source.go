@@ -32,6 +32,12 @@ type opSource struct {
 
 	ch     <-chan flight.StreamChunk // stream's channel once it took op over; it then owns op
 	cancel context.CancelFunc        // stops stream's goroutine
+
+	// ahead is the speculative run reading the next batch ahead (speculate.go), until fill
+	// takes that batch; the run uses op until then.
+	ahead *specRun
+	// encoded is pending, the run's first batch, as a wireMsg (encodeFirst); nil if not.
+	encoded *wireMsg
 }
 
 func newOpSource(srv *Server, op exec.Operator) *opSource { return &opSource{srv: srv, op: op} }
@@ -67,6 +73,8 @@ func (s *opSource) next(ctx context.Context) (arrow.RecordBatch, error) {
 // fill sets pending to the operator's next batch; it leaves pending nil at the end.
 func (s *opSource) fill(ctx context.Context) error {
 	switch {
+	case s.ahead != nil:
+		return s.fillAhead(ctx)
 	case s.failed != nil:
 		err := s.failed
 		s.failed = nil
@@ -108,12 +116,58 @@ func (s *opSource) fill(ctx context.Context) error {
 	return nil
 }
 
+// takeEncoded returns the wireMsg of the batch next would return, encoded ahead by a
+// speculative run, and that batch's row count, dropping the batch; nil when there is none.
+func (s *opSource) takeEncoded() (*wireMsg, int64) {
+	m := s.encoded
+	s.encoded = nil
+	if m == nil || s.pending == nil || s.start != 0 || s.step < s.pending.NumRows() {
+		return nil, 0
+	}
+	rows := s.pending.NumRows()
+	s.pending.Release()
+	s.pending = nil
+	return m, rows
+}
+
+// fillAhead sets pending to the batch the speculative run read ahead, once it has.
+func (s *opSource) fillAhead(ctx context.Context) error {
+	select {
+	case <-s.ahead.prefetched:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	sp := s.ahead
+	s.ahead = nil
+	s.nexts++
+	b, err := sp.second, sp.secondErr
+	sp.second = nil
+	switch {
+	case err != nil:
+		s.done = true
+		return err
+	case b == nil:
+		s.done = true
+		return nil
+	}
+	s.push(b)
+	return nil
+}
+
 // close releases what the source still holds and closes the operator (or stops and
 // drains stream's goroutine, which closes it).
 func (s *opSource) close() {
 	if s.pending != nil {
 		s.pending.Release()
 		s.pending = nil
+	}
+	if sp := s.ahead; sp != nil { // the run's context is cancelled: it stops reading soon
+		<-sp.prefetched
+		if sp.second != nil {
+			sp.second.Release()
+			sp.second = nil
+		}
+		s.ahead = nil
 	}
 	if s.ch == nil {
 		s.op.Close()

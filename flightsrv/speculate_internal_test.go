@@ -1,6 +1,7 @@
 package flightsrv
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
@@ -8,9 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // fetchSum redeems a ticket and returns the number of rows and the sum of column 0 (int64),
@@ -48,6 +52,10 @@ func TestSpeculativeRunRedeemed(t *testing.T) {
 		{"SELECT a.x FROM t a CROSS JOIN t b WHERE b.x < 2", 6000, 2 * 3000 * 2999 / 2, false},
 		{"SELECT count(*) FROM t", 1, 3000, false},
 		{"SELECT CAST(CAST(x AS VARCHAR) || 'z' AS BIGINT) FROM t", 0, 0, true},
+		// The first batch (rows 0-255) succeeds; the batch the run reads ahead fails.
+		{"SELECT CAST(CASE WHEN x < 300 THEN '1' ELSE 'z' END AS BIGINT) FROM t", 0, 0, true},
+		// One row, then the end of the result, which the run also reads ahead.
+		{"SELECT x FROM t WHERE x = 2024", 1, 2024, false},
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
@@ -72,6 +80,47 @@ func TestSpeculativeRunRedeemed(t *testing.T) {
 			require.Equal(t, []int64{c.rows, c.sum}, []int64{n2, s2})
 		})
 	}
+}
+
+// A DoGet whose ticket differs from the one GetFlightInfo issued in any byte of its signed
+// handle does not redeem the speculative run: it is verified (and refused) as usual, and the
+// issued ticket still redeems the run.
+func TestSpeculativeRunTamperedTicket(t *testing.T) {
+	ts := startTestServer(t, 3000, Config{})
+	cl := ts.dial(t)
+	ctx := context.Background()
+	info, err := cl.Execute(ctx, "SELECT x FROM t WHERE x < 10")
+	require.NoError(t, err)
+	var msg anypb.Any
+	require.NoError(t, proto.Unmarshal(info.Endpoint[0].Ticket.GetTicket(), &msg))
+	var cmd pb.TicketStatementQuery
+	require.NoError(t, msg.UnmarshalTo(&cmd))
+	handle := cmd.GetStatementHandle()
+	fast, ok := statementHandle(info.Endpoint[0].Ticket.GetTicket())
+	require.True(t, ok, "an issued ticket is read without reflection")
+	require.Equal(t, handle, fast)
+	for _, other := range [][]byte{nil, []byte("x"), info.Endpoint[0].Ticket.GetTicket()[1:],
+		append(bytes.Clone(info.Endpoint[0].Ticket.GetTicket()), 0)} {
+		_, ok := statementHandle(other)
+		require.False(t, ok, "%q", other)
+	}
+	for _, i := range []int{0, len(handle) / 2, len(handle) - 1} {
+		bad := bytes.Clone(handle)
+		bad[i] ^= 1
+		tk, err := flightsql.CreateStatementQueryTicket(bad)
+		require.NoError(t, err)
+		_, _, err = fetchSum(ctx, t, cl, &flight.Ticket{Ticket: tk})
+		require.Error(t, err, "byte %d changed", i)
+		require.Zero(t, ts.srv.spec.taken.Load())
+	}
+	n, sum, err := fetchSum(ctx, t, cl, info.Endpoint[0].Ticket)
+	require.NoError(t, err)
+	require.Equal(t, []int64{10, 45}, []int64{n, sum})
+	require.Equal(t, int64(1), ts.srv.spec.taken.Load())
+	ts.srv.spec.mu.Lock()
+	defer ts.srv.spec.mu.Unlock()
+	require.Empty(t, ts.srv.spec.runs)
+	require.Empty(t, ts.srv.spec.handles)
 }
 
 // Speculative runs nobody redeems are cancelled after their TTL, by CancelFlightInfo, or

@@ -28,7 +28,7 @@ type planExtras struct {
 func (s *Server) flightInfoOf(ctx context.Context, p *planner.Prepared, x planExtras, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	id := newQueryID()
 	noteQuery(ctx, id)
-	eps, err := s.endpoints(ctx, p, x.optimized, id)
+	eps, handles, err := s.endpoints(ctx, p, x.optimized, id)
 	if err != nil {
 		return nil, err
 	}
@@ -36,9 +36,9 @@ func (s *Server) flightInfoOf(ctx context.Context, p *planner.Prepared, x planEx
 	if s.spec != nil && len(eps) == 1 && len(s.locations) == 0 { // speculate.go
 		tp := ticketPayload{Shard: plan.Shard{Index: 0, Count: 1}, Analyze: p.Analyze, Query: id, Plan: p.Substrait}
 		if x.optimized != nil {
-			started = s.spec.start(ctx, s, tp, x.optimized, true, nil)
+			started = s.spec.start(ctx, s, tp, handles[0], x.optimized, true, nil)
 		} else {
-			started = s.spec.start(ctx, s, tp, p.Logical, false, x.fill)
+			started = s.spec.start(ctx, s, tp, handles[0], p.Logical, false, x.fill)
 		}
 	}
 	if x.fill != nil && !started {

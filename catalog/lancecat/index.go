@@ -26,6 +26,9 @@ type indexState struct {
 	mu   sync.Mutex
 	snap *snapshotIndexes
 	memo map[string]*selEntry // by IndexExpr.String()
+	// lastExpr and lastKey: the last expression asked and its String (exprKey).
+	lastExpr *catalog.IndexExpr
+	lastKey  string
 }
 
 // snapshotIndexCacheSize bounds the snapshots whose listed and opened indexes are kept.
@@ -260,7 +263,7 @@ func (t *Table) SelectRows(ctx context.Context, e *catalog.IndexExpr) (*catalog.
 	if len(t.usableIndexes(ctx)) == 0 {
 		return nil, nil
 	}
-	key := e.String()
+	key := t.exprKey(e)
 	for attempt := 0; ; attempt++ {
 		sel, err := t.memoSelect(ctx, key, e)
 		// Runs of one cached plan share this Table: a search another query started and
@@ -270,6 +273,25 @@ func (t *Table) SelectRows(ctx context.Context, e *catalog.IndexExpr) (*catalog.
 			return sel, err
 		}
 	}
+}
+
+// exprKey is e.String(), the memo's key, remembered for the last expression asked: the runs
+// of a cached plan (which shares this Table) ask the same expression object every time, and
+// formatting it costs more than the memo lookup. Plans do not change their expressions once
+// built, and the remembered pointer keeps its expression alive, so its address is not reused.
+func (t *Table) exprKey(e *catalog.IndexExpr) string {
+	t.idx.mu.Lock()
+	if t.idx.lastExpr == e {
+		key := t.idx.lastKey
+		t.idx.mu.Unlock()
+		return key
+	}
+	t.idx.mu.Unlock()
+	key := e.String()
+	t.idx.mu.Lock()
+	t.idx.lastExpr, t.idx.lastKey = e, key
+	t.idx.mu.Unlock()
+	return key
 }
 
 // memoSelect evaluates e once per key for all concurrent callers; a failed search is not

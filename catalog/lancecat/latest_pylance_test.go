@@ -5,11 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
@@ -41,15 +39,7 @@ func TestLatestSeesOtherWriters(t *testing.T) {
 	c := openCatalog(t, dir)
 	// xs loads t at `at` and returns its version and sorted x values.
 	xs := func(at catalog.VersionRef) (uint64, []int64) {
-		tbl, err := c.LoadTable(ctx, "t", at)
-		require.NoError(t, err)
-		_, batches := scanAll(ctx, t, mem, tbl, catalog.ScanRequest{Columns: allColumns(tbl), Limit: -1})
-		defer release(batches)
-		var out []int64
-		for _, b := range batches {
-			out = append(out, b.Column(0).(*array.Int64).Int64Values()...)
-		}
-		slices.Sort(out)
+		tbl, out := tableXs(ctx, t, mem, c, at) // version_settled_test.go
 		return tbl.Version(), out
 	}
 	pylanceWrite(t, uri, "create", 0, 10)

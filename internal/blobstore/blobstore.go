@@ -14,7 +14,10 @@
 // Both stores implement lanceio.Opener (a dataset's base paths: another directory, or a
 // prefix of a bucket of the same service with the same connection parameters), and
 // BucketStore implements lanceio.FirstLister (one listing page: the newest versions of a
-// dataset with V2 manifest names). Opener opens any URL Open accepts.
+// dataset with V2 manifest names). Opener opens any URL Open accepts. FileStore answers a
+// listing of a directory unchanged since it last read it (on Linux: the same directory
+// stamp, and a last change older than a settling time) without reading it again
+// (file_listcache.go).
 package blobstore
 
 import (

@@ -30,8 +30,9 @@ const tmpPrefix = ".flightd-tmp-"
 // reads does not open and close the file each time; other objects are opened per read.
 // Close releases the handles (they are also closed when the store is garbage collected).
 type FileStore struct {
-	root    string
-	handles *handleCache
+	root     string
+	handles  *handleCache
+	listings *listCache // file_listcache.go
 }
 
 // NewFileStore returns a store rooted at dir, which is created if missing.
@@ -46,7 +47,7 @@ func NewFileStore(dir string) (*FileStore, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("open file store %s: %w", dir, err)
 	}
-	return &FileStore{root: abs, handles: newHandleCache(maxOpenHandles)}, nil
+	return &FileStore{root: abs, handles: newHandleCache(maxOpenHandles), listings: newListCache()}, nil
 }
 
 // Close closes the store's cached read handles. Reads in progress finish first; the store

@@ -61,7 +61,7 @@ func openBase(ctx context.Context, uri string) (lanceio.ObjectStore, error) {
 	if !filepath.IsAbs(dir) {
 		return nil, fmt.Errorf("open base path %q: not an absolute path", uri)
 	}
-	return &FileStore{root: filepath.Clean(dir), handles: newHandleCache(maxOpenHandles)}, nil
+	return &FileStore{root: filepath.Clean(dir), handles: newHandleCache(maxOpenHandles), listings: newListCache()}, nil
 }
 
 // localPath returns the local directory uri names when it is a path or a file:// URL.
