@@ -2,6 +2,8 @@
 // Rules run in DuckDB's order for the parts that matter for columnar scans; each family
 // lives in its own rules_<family>.go file:
 //
+//	rules_window_min.go a decorrelated min/max subquery over the outer query's joins minus
+//	                  one table (TPC-H q02) becomes a window min over the outer join
 //	rules_filter.go   filter pushdown: conjuncts move down through projections, sorts and
 //	                  joins (never below a join's null-supplying side) into Scan.Filter;
 //	                  cross join + equality filter becomes an inner join with keys
@@ -41,6 +43,7 @@ func Optimize(n plan.Node) plan.Node { return OptimizeContext(context.Background
 // rule (rules_index.go), which asks tables with scalar indexes how many rows a filter
 // selects; it runs last, on the final scan filters.
 func OptimizeContext(ctx context.Context, n plan.Node) plan.Node {
+	n = windowMins(n)
 	n = pushFilters(n)
 	n = reorderJoins(n)
 	n = pushSemiJoins(n)
