@@ -292,9 +292,12 @@ func (c *joinCore) pairBatch(ctx context.Context, l, r []int32) (arrow.RecordBat
 
 // takeRows returns the rows of b at the positions rows: a zero-copy slice of b when they
 // are consecutive (a probe batch whose every row matched one build row, as after an exact
-// run-time filter on a key join: TPC-H q09's lineitem through four joins), else a copy.
+// run-time filter on a key join: TPC-H q09's lineitem through four joins) and cover at
+// least half of b, else a copy. A slice holds all of b's buffers and operators that reserve
+// their input count them whole, so a short slice of a large build batch would be charged
+// far more than its rows.
 func takeRows(ctx context.Context, env exec.Env, b arrow.RecordBatch, rows []int32) (arrow.RecordBatch, error) {
-	if consecutive(rows) && int64(rows[len(rows)-1]) < b.NumRows() {
+	if 2*int64(len(rows)) >= b.NumRows() && consecutive(rows) && int64(rows[len(rows)-1]) < b.NumRows() {
 		return b.NewSlice(int64(rows[0]), int64(rows[0])+int64(len(rows))), nil
 	}
 	return takeSel(ctx, env.Mem, b, rows)

@@ -63,6 +63,9 @@ func openBTree(ctx context.Context, store lanceio.ObjectStore, dir string, cover
 	if err != nil {
 		return nil, err
 	}
+	if b.legacy {
+		arrs[0], arrs[1] = legacyNoNulls(arrs[0]), legacyNoNulls(arrs[1])
+	}
 	defer releaseAll(arrs)
 	nulls, ok1 := arrs[2].(*array.Uint32)
 	idx, ok2 := arrs[3].(*array.Uint32)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -50,6 +51,7 @@ func readLegacyPages(ctx context.Context, data *legacy.Reader, k, kEnd uint32,
 	if err != nil {
 		return nil, err
 	}
+	arrs[0] = legacyNoNulls(arrs[0])
 	defer releaseAll(arrs)
 	ids, ok := arrs[1].(*array.Uint64)
 	if !ok {
@@ -68,4 +70,25 @@ func readLegacyPages(ctx context.Context, data *legacy.Reader, k, kEnd uint32,
 		out = append(out, pd)
 	}
 	return out, nil
+}
+
+// legacyNoNulls returns a (releasing it) with every null read as the empty value. v1 files
+// cannot mark nulls, and their reader takes an empty string or byte string of a nullable
+// field for a null; a legacy BTree that answers queries holds no nulls (legacyUnanswerable
+// checks page_lookup's counts), so those are empty values, which must stay searchable.
+func legacyNoNulls(a arrow.Array) arrow.Array {
+	switch a.DataType().ID() {
+	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
+	default:
+		return a
+	}
+	if a.NullN() == 0 {
+		return a
+	}
+	d := a.Data()
+	bufs := append([]*memory.Buffer{nil}, d.Buffers()[1:]...)
+	nd := array.NewData(d.DataType(), d.Len(), bufs, d.Children(), 0, d.Offset())
+	defer nd.Release()
+	a.Release()
+	return array.MakeFromData(nd)
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -55,8 +56,15 @@ func (l *Literal) String() string {
 	if !l.Value.IsValid() {
 		return "NULL"
 	}
-	if id := l.Value.DataType().ID(); id == arrow.STRING || id == arrow.LARGE_STRING {
+	switch l.Value.DataType().ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 		return "'" + strings.ReplaceAll(l.Value.String(), "'", "''") + "'"
+	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
+		// Hex, so that no two byte strings (or a byte string and a column) print alike:
+		// plan texts key shared subplans and aggregate subexpressions.
+		if b, ok := l.Value.(scalar.BinaryScalar); ok {
+			return "X'" + strings.ToUpper(hex.EncodeToString(b.Data())) + "'"
+		}
 	}
 	return l.Value.String()
 }
