@@ -237,6 +237,14 @@ func (vd *valueDecoder) variableRange(b *Builder, enc *enc21pb.CompressiveEncodi
 	if lo < 0 || hi < lo || hi > n {
 		return fmt.Errorf("values [%d, %d) of %d: %w", lo, hi, n, ErrCorrupt)
 	}
+	return vd.variableRuns(b, enc, bufs, n, func(f func(lo, hi int) error) error { return f(lo, hi) }, depth)
+}
+
+// variableRuns appends to b the values of each run [lo, hi) of the n that runs passes to
+// its argument (runs in range, in order): offsets are decoded once, values copied or
+// FSST-expanded run by run.
+func (vd *valueDecoder) variableRuns(b *Builder, enc *enc21pb.CompressiveEncoding, bufs [][]byte, n int,
+	runs func(func(lo, hi int) error) error, depth int) error {
 	switch e := enc.GetCompression().(type) {
 	case *enc21pb.CompressiveEncoding_Fsst:
 		if len(bufs) == 0 || depth > 8 {
@@ -253,7 +261,7 @@ func (vd *valueDecoder) variableRange(b *Builder, enc *enc21pb.CompressiveEncodi
 		if len(offs) != n+1 {
 			return fmt.Errorf("%d offsets for %d values: %w", len(offs), n, ErrCorrupt)
 		}
-		return b.appendFSST(tab, offs[lo:hi+1], data)
+		return runs(func(lo, hi int) error { return b.appendFSST(tab, offs[lo:hi+1], data) })
 	case *enc21pb.CompressiveEncoding_General:
 		if len(bufs) == 0 || depth > 8 {
 			return fmt.Errorf("general values without buffers or nested too deeply: %w", ErrCorrupt)
@@ -262,17 +270,18 @@ func (vd *valueDecoder) variableRange(b *Builder, enc *enc21pb.CompressiveEncodi
 		if err != nil {
 			return err
 		}
-		return vd.variableRange(b, e.General.GetValues(), inner, n, lo, hi, depth+1)
+		return vd.variableRuns(b, e.General.GetValues(), inner, n, runs, depth+1)
 	}
 	if v := enc.GetVariable(); v != nil && v.GetValues() == nil && len(bufs) > 0 &&
 		v.GetOffsets().GetFlat().GetBitsPerValue() == 32 {
-		return b.appendVariable32(bufs[0], n, lo, hi) // the common chunk: no widened offsets
+		// the common chunk: no widened offsets
+		return runs(func(lo, hi int) error { return b.appendVariable32(bufs[0], n, lo, hi) })
 	}
 	offs, data, err := vd.rawVariable(enc, bufs, n, depth)
 	if err != nil {
 		return err
 	}
-	return b.AppendVariable(offs, data, lo, hi, nil)
+	return runs(func(lo, hi int) error { return b.AppendVariable(offs, data, lo, hi, nil) })
 }
 
 // appendFSST expands the FSST strings given by offs (one more than the strings) into b.

@@ -174,38 +174,7 @@ func (vd *valueDecoder) variableSel(b *Builder, enc *enc21pb.CompressiveEncoding
 	if int(sub[len(sub)-1]-first) >= n {
 		return fmt.Errorf("item %d of %d: %w", sub[len(sub)-1]-first, n, ErrCorrupt)
 	}
-	switch e := enc.GetCompression().(type) {
-	case *enc21pb.CompressiveEncoding_Fsst:
-		if len(bufs) == 0 || depth > 8 {
-			return fmt.Errorf("fsst values without buffers or nested too deeply: %w", ErrCorrupt)
-		}
-		tab, err := vd.fsstTable(e.Fsst)
-		if err != nil {
-			return err
-		}
-		offs, data, err := vd.rawVariable(e.Fsst.GetValues(), bufs, n, depth+1)
-		if err != nil {
-			return err
-		}
-		if len(offs) != n+1 {
-			return fmt.Errorf("%d offsets for %d values: %w", len(offs), n, ErrCorrupt)
-		}
-		return eachRun(sub, first, func(lo, hi int) error { return b.appendFSST(tab, offs[lo:hi+1], data) })
-	case *enc21pb.CompressiveEncoding_General:
-		if len(bufs) == 0 || depth > 8 {
-			return fmt.Errorf("general values without buffers or nested too deeply: %w", ErrCorrupt)
-		}
-		inner, err := decompressFirst(e.General, bufs)
-		if err != nil {
-			return err
-		}
-		return vd.variableSel(b, e.General.GetValues(), inner, n, first, sub, depth+1)
-	}
-	offs, data, err := vd.rawVariable(enc, bufs, n, depth)
-	if err != nil {
-		return err
-	}
-	return eachRun(sub, first, func(lo, hi int) error { return b.AppendVariable(offs, data, lo, hi, nil) })
+	return vd.variableRuns(b, enc, bufs, n, func(f func(lo, hi int) error) error { return eachRun(sub, first, f) }, depth)
 }
 
 // eachRun calls f with each run [lo, hi) of consecutive items of sub, relative to first.
