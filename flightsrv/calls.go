@@ -100,7 +100,14 @@ func (c *callInfo) logEnd(log *slog.Logger, err error, dur time.Duration, level 
 	if err != nil {
 		attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
 	}
-	log.LogAttrs(context.Background(), level, "rpc", attrs...)
+	// Stamped when the call ended, not when the call log's writer gets to it.
+	ctx := context.Background()
+	if !log.Enabled(ctx, level) {
+		return
+	}
+	r := slog.NewRecord(c.start.Add(dur), level, "rpc", 0)
+	r.AddAttrs(attrs...)
+	_ = log.Handler().Handle(ctx, r) // a handler's write error has nowhere better to go
 }
 
 // unaryCalls is the outermost unary interceptor: call record, logs, panic recovery, error

@@ -176,6 +176,7 @@ func (s *Server) NewFlightServer() flight.Server {
 func (s *Server) Listen(addr string) (flight.Server, net.Addr, error) {
 	fs := s.NewFlightServer()
 	if err := fs.Init(addr); err != nil {
+		fs.Shutdown() // the call log's writer and gRPC's stream workers are already running
 		return nil, nil, err
 	}
 	go func() {

@@ -26,8 +26,9 @@ import (
 // replica) runs the statement as usual. Tickets pin table versions, so both give the same
 // result.
 //
-// A speculative run is bounded: it holds at most what its operator buffers plus one batch
-// (the stream channel is unbuffered, so it stops producing until a DoGet reads), at most
+// A speculative run is bounded: it holds at most what its operator buffers plus two
+// batches (after a first batch of at most 64 KiB it reads the next one ahead; the stream
+// channel is unbuffered, so it then stops producing until a DoGet reads), at most
 // maxSpeculative runs wait at a time (beyond that statements are not started early), and a
 // run nobody redeems within speculativeTTL is cancelled and its batches released. Cancelling
 // the statement (CancelFlightInfo) or stopping the server cancels waiting runs too.

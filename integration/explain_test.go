@@ -7,6 +7,7 @@ import (
 	"github.com/flightd/flightd/flightsrv"
 	"github.com/flightd/flightd/integration/itest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/status"
 )
 
 // TestExplainOverFlight runs EXPLAIN and EXPLAIN ANALYZE from a plain Flight SQL client: the
@@ -34,5 +35,21 @@ func TestExplainOverFlight(t *testing.T) {
 	got, err = itest.Query(ctx, t, cl, "EXPLAIN ANALYZE SELECT a FROM t WHERE c > 5")
 	require.NoError(t, err)
 	require.Len(t, got.Rows, 1)
-	require.Regexp(t, `Scan: t .*\[late materialization: filter reads 1 of 2 columns first\]`, got.Rows[0][1])
+	require.Regexp(t, `Scan: t .*\[late materialization offered: filter reads 1 of 2 columns first\]`, got.Rows[0][1])
+}
+
+// TestLateFilterErrors: a filter's own errors read the same (message and code) whether the
+// Lance reader evaluated the filter first (late materialization) or the scan did.
+func TestLateFilterErrors(t *testing.T) {
+	root := itest.WriteTables(t)
+	srv := itest.StartServer(t, root, flightsrv.Config{})
+	ctx := context.Background()
+	cl := itest.Dial(t, srv.Addr)
+	const bad = "CAST(CASE WHEN c = 7 THEN 'x' ELSE '1' END AS INTEGER) = 1"
+	_, lateErr := itest.Query(ctx, t, cl, "SELECT a FROM t WHERE "+bad)
+	require.Error(t, lateErr)
+	_, plainErr := itest.Query(ctx, t, cl, "SELECT c FROM t WHERE "+bad)
+	require.Error(t, plainErr)
+	require.Equal(t, status.Convert(plainErr).Message(), status.Convert(lateErr).Message())
+	require.Equal(t, status.Code(plainErr), status.Code(lateErr))
 }

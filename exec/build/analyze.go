@@ -53,7 +53,7 @@ func label(op exec.Operator, n plan.Node) string {
 			line += fmt.Sprintf(" [join filters: %d]", k)
 		}
 		if f, all := s.LateColumns(); all > 0 {
-			line += fmt.Sprintf(" [late materialization: filter reads %d of %d columns first]", f, all)
+			line += fmt.Sprintf(" [late materialization offered: filter reads %d of %d columns first]", f, all)
 		}
 	}
 	return line

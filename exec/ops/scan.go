@@ -240,7 +240,7 @@ func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		b, err := s.reader.Next(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("scan %s: %w", s.table.Name(), err)
+			return nil, filterOwnError(err, "scan %s", s.table.Name())
 		}
 		if b == nil {
 			s.countRead(s.reader)
@@ -352,7 +352,7 @@ func (s *Scan) readMorsel(ctx context.Context, i int, slot chan<- morselResult) 
 	for {
 		b, err := rd.Next(ctx)
 		if err != nil {
-			send(morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)})
+			send(morselResult{err: filterOwnError(err, "scan %s morsel %d", s.table.Name(), i)})
 			return
 		}
 		if b == nil {

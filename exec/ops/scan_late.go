@@ -2,6 +2,8 @@ package ops
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -133,7 +135,11 @@ func (s *Scan) newLateFilter() (*lateFilter, error) {
 		Columns: cols,
 		MaxKept: lateMaxKept,
 		Select: func(ctx context.Context, b arrow.RecordBatch) ([]int32, error) {
-			return lateSelect(ctx, s, rfs, rfCols, pred, b)
+			sel, err := lateSelect(ctx, s, rfs, rfCols, pred, b)
+			if err != nil {
+				return nil, filterError{err}
+			}
+			return sel, nil
 		},
 		Take: func(ctx context.Context, b arrow.RecordBatch, sel []int32) (arrow.RecordBatch, error) {
 			return takeSel(ctx, mem, b, sel)
@@ -218,4 +224,23 @@ func (s *Scan) filterFor(rd catalog.RecordReader) (bool, *predicate) {
 		}
 	}
 	return len(s.rfs) > 0, s.pred
+}
+
+// filterError marks an error of the query's own filter evaluated by a reader's prefilter:
+// the scan returns it as the filter would have (filterOwnError), not as a read error the
+// catalog wrapped and classified.
+type filterError struct{ err error }
+
+func (e filterError) Error() string { return e.err.Error() }
+
+func (e filterError) Unwrap() error { return e.err }
+
+// filterOwnError returns err's filter error when it carries one, else err wrapped as a read
+// error of the scan (format, with args, precedes it).
+func filterOwnError(err error, format string, args ...any) error {
+	var fe filterError
+	if errors.As(err, &fe) {
+		return fe.err
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
 }
