@@ -110,33 +110,42 @@ func newRFSet(col arrow.Array, reserve func(int64) bool) *rfSet {
 		return s
 	}
 	span := uint64(s.max) - uint64(s.min) // may exceed MaxInt64
-	switch {
-	case span < rfDenseAlways || span < rfMaxDense && span/rfDenseBits < uint64(n):
-		if !reserve(int64(span/64+1) * 8) {
-			break
-		}
-		s.dense = make([]uint64, span/64+1)
-		for i, v := range vals {
-			if !col.IsNull(i) {
-				d := uint64(v - s.min)
-				s.dense[d>>6] |= 1 << (d & 63)
-			}
-		}
-	case n/4 <= rfMaxBloom:
+	dense := span < rfDenseAlways || span < rfMaxDense && span/rfDenseBits < uint64(n)
+	if dense && reserve(int64(span/64+1)*8) {
+		s.fillDense(col, vals, span)
+		return s
+	}
+	// A bloom filter when a bitmap does not suit the keys or could not be reserved.
+	if n/4 <= rfMaxBloom {
 		words := 1 << bits.Len(uint(max(n/4, 1)-1)) // a power of two ≥ n/4
-		if !reserve(int64(words) * 8) {
-			break
-		}
-		s.bloom = make([]uint64, words)
-		s.shift = uint(64 - bits.TrailingZeros(uint(words)))
-		for i, v := range vals {
-			if !col.IsNull(i) {
-				h := rfHash(v)
-				s.bloom[h>>s.shift&uint64(words-1)] |= bloomBits(h)
-			}
+		if reserve(int64(words) * 8) {
+			s.fillBloom(col, vals, words)
 		}
 	}
 	return s
+}
+
+// fillDense sets the bitmap of col's keys (vals), offsets from s.min over span.
+func (s *rfSet) fillDense(col arrow.Array, vals []int64, span uint64) {
+	s.dense = make([]uint64, span/64+1)
+	for i, v := range vals {
+		if !col.IsNull(i) {
+			d := uint64(v - s.min)
+			s.dense[d>>6] |= 1 << (d & 63)
+		}
+	}
+}
+
+// fillBloom sets a bloom filter of words words (a power of two) over col's keys (vals).
+func (s *rfSet) fillBloom(col arrow.Array, vals []int64, words int) {
+	s.bloom = make([]uint64, words)
+	s.shift = uint(64 - bits.TrailingZeros(uint(words)))
+	for i, v := range vals {
+		if !col.IsNull(i) {
+			h := rfHash(v)
+			s.bloom[h>>s.shift&uint64(words-1)] |= bloomBits(h)
+		}
+	}
 }
 
 // rfHash mixes every bit of v into every bit of the hash (MurmurHash3's 64-bit finalizer):

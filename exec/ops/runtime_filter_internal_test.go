@@ -225,6 +225,17 @@ func TestRuntimeFilterReserves(t *testing.T) {
 	require.Equal(t, [2]int64{10, 70}, [2]int64{s.min, s.max})
 	require.Zero(t, tight.Used())
 
+	// Keys whose bitmap (512 KiB) does not fit but a bloom filter (one word) does.
+	wide := rfColumn(mem, []int64{0, 1 << 22}, []bool{false, false})
+	defer wide.Release()
+	roomy := exec.NewMemoryPool(int64(8*wide.Len()) + 8)
+	b := NewRuntimeFilter(0)
+	b.publish([]arrow.Array{wide}, roomy.NewReservation("join"))
+	s = b.active()
+	require.NotNil(t, s)
+	require.Nil(t, s.dense)
+	require.Len(t, s.bloom, 1, "a refused bitmap falls back to a bloom filter")
+
 	none := NewRuntimeFilter(0)
 	none.publish([]arrow.Array{col}, exec.NewMemoryPool(8).NewReservation("join"))
 	require.Nil(t, none.active(), "no room for the key copy: unpublished")
