@@ -83,7 +83,8 @@ func compileCall(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &callEval{name: c.Func, fn: def.fn, strict: def.strict, args: args, dt: c.DataType, mem: mem}, nil
+	ev := &callEval{name: c.Func, fn: def.fn, strict: def.strict, args: args, dt: c.DataType, mem: mem}
+	return compileStrConstCompare(c, ev, mem) // compare_const.go
 }
 
 // lookupFunc finds a function: the core ones here, then exec/kernel's string, math and date

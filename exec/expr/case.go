@@ -16,11 +16,18 @@ import (
 // caseEval is CASE WHEN c1 THEN v1 WHEN c2 THEN v2 ... ELSE e END. Each condition is
 // evaluated only on the rows no earlier condition took, and each value only on the rows its
 // condition took, so expressions guarded by a condition never see the rows it excludes.
+//
+// Splitting a batch gathers only the columns the receiving expressions read (thenCols,
+// restCols); the others are replaced by zero-copy prefixes of the right length that nothing
+// reads, so a CASE over a wide batch does not copy its unused (often string) columns.
 type caseEval struct {
 	conds, vals []Evaluator
 	elseVal     Evaluator // nil: NULL
 	dt          arrow.DataType
 	mem         memory.Allocator
+	// thenCols[k] marks the input columns vals[k] reads; restCols[k] those read by the
+	// branches after k (conds[k+1:], vals[k+1:] and the ELSE).
+	thenCols, restCols [][]bool
 }
 
 func compileCase(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
@@ -39,7 +46,33 @@ func compileCase(c *plan.Call, mem memory.Allocator) (Evaluator, error) {
 	if len(args)%2 == 1 {
 		ce.elseVal = args[len(args)-1]
 	}
+	ce.thenCols, ce.restCols = caseColumns(c.Args)
 	return ce, nil
+}
+
+// caseColumns returns, for each WHEN/THEN pair k of a CASE's arguments, the columns its THEN
+// value reads and the columns read by everything after the pair.
+func caseColumns(args []plan.Expr) (thenCols, restCols [][]bool) {
+	width := 0
+	for _, a := range args {
+		plan.Columns(a, func(c *plan.ColumnRef) { width = max(width, c.Index+1) })
+	}
+	mark := func(es []plan.Expr) []bool {
+		m := make([]bool, width)
+		for _, e := range es {
+			plan.Columns(e, func(c *plan.ColumnRef) {
+				if c.Index >= 0 {
+					m[c.Index] = true
+				}
+			})
+		}
+		return m
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		thenCols = append(thenCols, mark(args[i+1:i+2]))
+		restCols = append(restCols, mark(args[i+2:]))
+	}
+	return thenCols, restCols
 }
 
 func (c *caseEval) Type() arrow.DataType { return c.dt }
@@ -94,7 +127,7 @@ func (c *caseEval) branch(ctx context.Context, k int, pieces []piece, cur arrow.
 	if nTrue == 0 {
 		return pieces, cur, rows, nil
 	}
-	taken, takenRows, err := c.split(ctx, cur, rows, isTrue, nTrue)
+	taken, takenRows, err := c.split(ctx, cur, rows, isTrue, nTrue, c.thenCols[k])
 	if err != nil {
 		return pieces, cur, rows, err
 	}
@@ -105,7 +138,7 @@ func (c *caseEval) branch(ctx context.Context, k int, pieces []piece, cur arrow.
 		return pieces, cur, rows, err
 	}
 	pieces = append(pieces, piece{rows: takenRows, vals: v})
-	left, leftRows, err := c.split(ctx, cur, rows, notTrue, int(cur.NumRows())-nTrue)
+	left, leftRows, err := c.split(ctx, cur, rows, notTrue, int(cur.NumRows())-nTrue, c.restCols[k])
 	if err != nil {
 		return pieces, cur, rows, err
 	}
@@ -114,8 +147,10 @@ func (c *caseEval) branch(ctx context.Context, k int, pieces []piece, cur arrow.
 	return pieces, left, leftRows, nil
 }
 
-// split keeps the rows of cur (and their input positions) where mask is set.
-func (c *caseEval) split(ctx context.Context, cur arrow.RecordBatch, rows, mask arrow.Array, n int) (arrow.RecordBatch, arrow.Array, error) {
+// split keeps the rows of cur (and their input positions) where mask is set. Only the
+// columns marked in need are gathered; the others become prefixes of cur's columns with the
+// right length and type but meaningless values, which the receiving expressions never read.
+func (c *caseEval) split(ctx context.Context, cur arrow.RecordBatch, rows, mask arrow.Array, n int, need []bool) (arrow.RecordBatch, arrow.Array, error) {
 	if n == int(cur.NumRows()) {
 		cur.Retain()
 		rows.Retain()
@@ -126,7 +161,7 @@ func (c *caseEval) split(ctx context.Context, cur arrow.RecordBatch, rows, mask 
 		return nil, nil, err
 	}
 	defer idx.Release()
-	sub, err := TakeBatch(ctx, c.mem, cur, idx)
+	sub, err := takeNeeded(ctx, c.mem, cur, idx, need)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,6 +171,28 @@ func (c *caseEval) split(ctx context.Context, cur arrow.RecordBatch, rows, mask 
 		return nil, nil, dberr.Wrap(dberr.Internal, err, "case: take rows")
 	}
 	return sub, subRows, nil
+}
+
+// takeNeeded is TakeBatch for the columns marked in need; every other column is replaced by
+// a zero-copy prefix of itself of idx.Len() rows.
+func takeNeeded(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, idx arrow.Array, need []bool) (arrow.RecordBatch, error) {
+	n := idx.Len()
+	cols := make([]arrow.Array, 0, b.NumCols())
+	for i, col := range b.Columns() {
+		if i >= len(need) || !need[i] {
+			cols = append(cols, array.NewSlice(col, 0, int64(n)))
+			continue
+		}
+		t, err := compute.TakeArray(compute.WithAllocator(ctx, mem), col, idx)
+		if err != nil {
+			releaseAll(cols)
+			return nil, dberr.Wrap(dberr.Internal, err, "case: take rows")
+		}
+		cols = append(cols, t)
+	}
+	out := array.NewRecordBatch(b.Schema(), cols, int64(n))
+	releaseAll(cols)
+	return out, nil
 }
 
 func (c *caseEval) evalElse(ctx context.Context, cur arrow.RecordBatch) (arrow.Array, error) {
