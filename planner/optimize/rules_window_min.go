@@ -297,14 +297,20 @@ func regionConds(n plan.Node, leafID func(k int) int) (cols []int, conds []condi
 			return ids, true
 		case *plan.Filter:
 			ids, ok := walk(n.Input)
+			if !ok { // ids are not the input's columns (a derived table, say)
+				return nil, false
+			}
 			conds = appendConds(conds, n.Cond, ids)
-			return ids, ok
+			return ids, true
 		case *plan.Join:
 			if n.Type != plan.InnerJoin && n.Type != plan.CrossJoin {
 				return nil, false
 			}
 			l, lok := walk(n.Left)
 			r, rok := walk(n.Right)
+			if !lok || !rok {
+				return nil, false
+			}
 			ids := append(slices.Clone(l), r...)
 			for i := range n.LeftKeys {
 				conds = appendConds(conds, n.LeftKeys[i], l)
@@ -312,7 +318,7 @@ func regionConds(n plan.Node, leafID func(k int) int) (cols []int, conds []condi
 				conds[k] = equality(conds[k], n.RightKeys[i], r)
 			}
 			conds = appendConds(conds, n.Cond, ids)
-			return ids, lok && rok
+			return ids, true
 		}
 		return nil, false
 	}
