@@ -19,7 +19,6 @@ import (
 // the recycler's owner are still safe to release. Safe for concurrent use.
 type Recycler struct {
 	parent memory.Allocator
-	max    int // bytes kept at most (bufPoolMax unless NewRecyclerMax)
 	mu     sync.Mutex
 	free   [64][][]byte     // per size class (log2 of the capacity): full-capacity buffers
 	live   map[*byte][]byte // the full-capacity buffer of every allocation not freed yet
@@ -38,12 +37,7 @@ const minPoolClass = 6
 
 // NewRecycler returns an empty recycler over parent.
 func NewRecycler(parent memory.Allocator) *Recycler {
-	return NewRecyclerMax(parent, bufPoolMax)
-}
-
-// NewRecyclerMax returns an empty recycler over parent that keeps at most max bytes.
-func NewRecyclerMax(parent memory.Allocator, max int) *Recycler {
-	return &Recycler{parent: parent, max: max, live: map[*byte][]byte{}, poison: poisonUninit}
+	return &Recycler{parent: parent, live: map[*byte][]byte{}, poison: poisonUninit}
 }
 
 // sizeClass returns the log2 of the smallest power of two ≥ size (at least minPoolClass).
@@ -142,7 +136,7 @@ func (p *Recycler) Free(b []byte) {
 	}
 	delete(p.live, &full[0])
 	c := bits.Len(uint(len(full))) - 1
-	if p.closed || p.held+len(full) > p.max {
+	if p.closed || p.held+len(full) > bufPoolMax {
 		p.mu.Unlock()
 		p.parent.Free(full)
 		return

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/flightd/flightd/catalog"
@@ -34,11 +33,8 @@ type Scan struct {
 	limit  int64
 	env    exec.Env
 
-	pred *predicate
-	late *lateFilter // late materialization (scan_late.go); nil if none
-	// readMem is what the table's readers allocate from: env.Mem, or rec over it.
-	readMem memory.Allocator
-	rec     *Recycler // the scan's own, when env.Mem is not a recycler already
+	pred    *predicate
+	late    *lateFilter // late materialization (scan_late.go); nil if none
 	morsels []catalog.Morsel
 	emitted int64 // rows returned so far
 	done    bool
@@ -61,10 +57,6 @@ type Scan struct {
 	launched int
 	consumed int
 }
-
-// scanPoolMax bounds the bytes a scan's recycler keeps: the decoded buffers of a few
-// batches, which the next batches reuse unzeroed instead of allocating fresh memory.
-const scanPoolMax = 8 << 20
 
 // slotBatches is how many decoded batches a parallel scan worker may have waiting.
 const slotBatches = 4
@@ -97,15 +89,6 @@ func (s *Scan) Open(ctx context.Context) error {
 		return err
 	}
 	s.pred = pred
-	s.readMem = s.env.Mem
-	if s.rec != nil { // opened again without a Close
-		s.rec.Close()
-		s.rec = nil
-	}
-	if _, ok := s.env.Mem.(*Recycler); !ok {
-		s.rec = NewRecyclerMax(s.env.Mem, scanPoolMax)
-		s.readMem = s.rec
-	}
 	if s.late, err = s.newLateFilter(); err != nil {
 		return err
 	}
@@ -232,7 +215,7 @@ func (s *Scan) fetch(ctx context.Context) (arrow.RecordBatch, error) {
 			if !ok {
 				return nil, nil
 			}
-			rd, err := s.table.Scan(ctx, s.req, m, s.readMem)
+			rd, err := s.table.Scan(ctx, s.req, m, s.env.Mem)
 			if err != nil {
 				return nil, fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)
 			}
@@ -338,7 +321,7 @@ func (s *Scan) readMorsel(ctx context.Context, i int, slot chan<- morselResult) 
 			return false
 		}
 	}
-	rd, err := s.table.Scan(ctx, s.req, s.morsels[i], s.readMem)
+	rd, err := s.table.Scan(ctx, s.req, s.morsels[i], s.env.Mem)
 	if err != nil {
 		send(morselResult{err: fmt.Errorf("scan %s morsel %d: %w", s.table.Name(), i, err)})
 		return
@@ -394,10 +377,6 @@ func (s *Scan) Close() error {
 		s.countRead(s.reader)
 		err = s.reader.Close()
 		s.reader = nil
-	}
-	if s.rec != nil { // batches still held downstream free to env.Mem from now on
-		s.rec.Close()
-		s.rec = nil
 	}
 	s.done = true
 	return err
