@@ -53,7 +53,7 @@ func (c *castEval) cast(ctx context.Context, v arrow.Array) (arrow.Array, error)
 		return kernel.ArrayOfNull(c.mem, c.dt, v.Len()), nil
 	case kernel.IsDecimalCast(v.DataType(), c.dt):
 		return kernel.CastDecimal(c.mem, v, c.dt, c.try)
-	case v.DataType().ID() == arrow.DECIMAL128 && c.dt.ID() == arrow.FLOAT64:
+	case v.DataType().ID() == arrow.DECIMAL128 && (c.dt.ID() == arrow.FLOAT64 || c.dt.ID() == arrow.FLOAT32):
 		if out, ok := kernel.DecimalToFloat64(c.mem, v, c.dt); ok {
 			return out, nil
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/flightd/flightd/internal/decfloat"
 )
 
 // compareOps numbers the comparison function names CompareFast accepts (arrow's names).
@@ -132,30 +134,44 @@ func setWhere[T any, O cmpOp[T]](dst []byte, x, y []T, op O) {
 	}
 }
 
-// DecimalToFloat64 casts a decimal128 array to float64 when every value fits in 53 bits
-// (exactly representable), dividing by 10^scale (one correctly rounded operation, as DuckDB
-// does); ok is false otherwise (or for other types), and the caller uses arrow's cast.
+// DecimalToFloat64 casts a decimal128 array to float64 (or float32) with the value
+// internal/decfloat gives, the one the planner folds constants to: the double nearest each
+// decimal (for float32, that double rounded). ok is false for other types.
 func DecimalToFloat64(mem memory.Allocator, a arrow.Array, dst arrow.DataType) (arrow.Array, bool) {
 	d, isDec := a.DataType().(*arrow.Decimal128Type)
-	if !isDec || dst.ID() != arrow.FLOAT64 || d.Scale < 0 || d.Scale > 18 {
+	if !isDec || dst.ID() != arrow.FLOAT64 && dst.ID() != arrow.FLOAT32 {
 		return nil, false
 	}
 	vs := arrow.GetValues[decimal128.Num](a.Data(), 1)
+	if dst.ID() == arrow.FLOAT32 {
+		out := NewFixed[float32](mem, dst, a.Len())
+		for i, v := range vs {
+			if a.IsNull(i) {
+				out.SetNull(i)
+				continue
+			}
+			out.Values[i] = float32(decimalFloat(v, d.Scale))
+		}
+		return out.Finish(), true
+	}
 	out := NewFixed[float64](mem, dst, a.Len())
-	div := float64(pow10Int64[d.Scale])
-	const limit = 1 << 53
 	hasNulls := a.NullN() > 0
 	for i, v := range vs {
 		if hasNulls && !a.IsValid(i) {
 			out.SetNull(i)
 			continue
 		}
-		x := int64(v.LowBits())
-		if !fitsInt64(v) || x >= limit || x <= -limit {
-			out.Release()
-			return nil, false
-		}
-		out.Values[i] = float64(x) / div
+		out.Values[i] = decimalFloat(v, d.Scale)
 	}
 	return out.Finish(), true
+}
+
+// decimalFloat is decfloat.ToFloat64 with its common case (an int64 below 2^53) inline.
+func decimalFloat(v decimal128.Num, scale int32) float64 {
+	if x := int64(v.LowBits()); fitsInt64(v) {
+		if f, ok := decfloat.Fast(x, scale); ok {
+			return f
+		}
+	}
+	return decfloat.ToFloat64(v, scale)
 }

@@ -186,10 +186,13 @@ func TestDecimalToFloat64(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, f.Value(i), "row %d (%s)", i, v) // correctly rounded, like parsing
 	}
-	wide := decimals(t, mem, 38, 2, "9007199254740993")
+	// Beyond 2^53 too: the double nearest the decimal (90071992547409.93; 98765432109876543.21).
+	wide := decimals(t, mem, 38, 2, "9007199254740993", "9876543210987654321")
 	defer wide.Release()
-	_, ok = kernel.DecimalToFloat64(mem, wide, arrow.PrimitiveTypes.Float64)
-	require.False(t, ok, "values beyond 2^53 take arrow's cast")
+	wout, ok := kernel.DecimalToFloat64(mem, wide, arrow.PrimitiveTypes.Float64)
+	require.True(t, ok)
+	defer wout.Release()
+	require.Equal(t, []float64{90071992547409.93, 98765432109876543.21}, wout.(*array.Float64).Float64Values())
 }
 
 // TestCompareFast checks CompareFast against arrow's comparison kernels.

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/flightd/flightd/internal/decfloat"
 )
 
 // Int128 is a signed 128-bit integer, used to sum integers without overflow (DuckDB sums
@@ -46,7 +48,7 @@ func (x Int128) Float64() float64 {
 	if v, ok := x.Int64(); ok {
 		return float64(v)
 	}
-	return x.Decimal128().ToFloat64(0)
+	return decfloat.ToFloat64(x.Decimal128(), 0)
 }
 
 // Decimal128 returns x as a decimal128 number of scale 0.

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/decfloat"
 )
 
 // mathFuncs are the numeric functions, with DuckDB's semantics: floating-point domain
@@ -40,7 +41,7 @@ func numGetter(a arrow.Array) (func(int) float64, error) {
 		return floatGetter(a), nil
 	case *array.Decimal128:
 		scale := a.DataType().(*arrow.Decimal128Type).Scale
-		return func(i int) float64 { return a.Value(i).ToFloat64(scale) }, nil
+		return func(i int) float64 { return decfloat.ToFloat64(a.Value(i), scale) }, nil
 	}
 	get, err := intGetter(a)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/flightd/flightd/exec/expr"
 	"github.com/flightd/flightd/exec/kernel"
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/decfloat"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -192,7 +193,7 @@ func (a *orderStatAcc) interpolate(mem memory.Allocator, k arrow.Array, dt arrow
 func quantileGetter(k arrow.Array) (func(int) float64, error) {
 	if d, ok := k.(*array.Decimal128); ok {
 		scale := d.DataType().(*arrow.Decimal128Type).Scale
-		return func(i int) float64 { return d.Value(i).ToFloat64(scale) }, nil
+		return func(i int) float64 { return decfloat.ToFloat64(d.Value(i), scale) }, nil
 	}
 	kind, ok := kindOf(k.DataType())
 	if !ok || kind == kindString || kind == kindBool {

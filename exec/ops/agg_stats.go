@@ -9,6 +9,7 @@ import (
 
 	"github.com/flightd/flightd/exec/kernel"
 	"github.com/flightd/flightd/internal/dberr"
+	"github.com/flightd/flightd/internal/decfloat"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -38,7 +39,7 @@ func numberGetter(dt arrow.DataType) (func(arrow.Array) func(int) float64, bool)
 		scale := decimalScale(dt)
 		return func(a arrow.Array) func(int) float64 {
 			get := decimalGetter(a)
-			return func(i int) float64 { return get(i).ToFloat64(scale) }
+			return func(i int) float64 { return decfloat.ToFloat64(get(i), scale) }
 		}, true
 	}
 	return nil, false

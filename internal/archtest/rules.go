@@ -26,6 +26,7 @@ var Rules = []Rule{
 	{"internal/archtest", nil},
 	{"internal/dberr", nil},
 	{"internal/units", nil},
+	{"internal/decfloat", nil},
 	{"internal/memtest", nil},
 	{"internal/testutil", nil},
 	{"internal/flightdpb", nil},
@@ -38,9 +39,9 @@ var Rules = []Rule{
 	{"catalog/memcat", []string{"catalog", "internal/dberr"}},
 	{"catalog/catalogtest", []string{"catalog", "internal/dberr"}},
 	{"planner/plan", []string{"catalog", "internal/dberr"}},
-	{"planner/...", []string{"planner/...", "catalog", "internal/dberr", "internal/flightdpb", "internal/units"}},
+	{"planner/...", []string{"planner/...", "catalog", "internal/dberr", "internal/flightdpb", "internal/units", "internal/decfloat"}},
 	{"exec", []string{"planner/plan", "catalog", "internal/dberr", "internal/units"}},
-	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr", "internal/units"}},
+	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr", "internal/units", "internal/decfloat"}},
 	{"flightsrv/...", []string{"flightsrv/...", "planner", "planner/...", "exec", "exec/...", "catalog", "internal/dberr", "internal/flightdpb"}},
 }
 

@@ -1,12 +1,10 @@
 package functions
 
 import (
-	"strconv"
-
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
+	"github.com/flightd/flightd/internal/decfloat"
 	"github.com/flightd/flightd/planner/plan"
 )
 
@@ -28,18 +26,7 @@ func foldDecimalCast(v *scalar.Decimal128, to arrow.DataType) (plan.Expr, bool, 
 		}
 		return &plan.Literal{Value: scalar.NewDecimal128Scalar(num, t)}, true, nil
 	case *arrow.Float32Type:
-		return &plan.Literal{Value: scalar.NewFloat32Scalar(float32(decimalToFloat(v.Value, from.Scale, 32)))}, true, nil
+		return &plan.Literal{Value: scalar.NewFloat32Scalar(float32(decfloat.ToFloat64(v.Value, from.Scale)))}, true, nil
 	}
-	return &plan.Literal{Value: scalar.NewFloat64Scalar(decimalToFloat(v.Value, from.Scale, 64))}, true, nil
-}
-
-// decimalToFloat returns the float (of bitSize 32 or 64) nearest to the decimal n×10^-scale,
-// as DuckDB's cast gives: CAST(0.3 AS DOUBLE) is the double nearest 0.3, which arrow's
-// ToFloat64 (a multiplication by an inexact power of ten) misses.
-func decimalToFloat(n decimal128.Num, scale int32, bitSize int) float64 {
-	f, err := strconv.ParseFloat(n.ToString(scale), bitSize)
-	if err != nil { // not reached: ToString spells a finite decimal number
-		return n.ToFloat64(scale)
-	}
-	return f
+	return &plan.Literal{Value: scalar.NewFloat64Scalar(decfloat.ToFloat64(v.Value, from.Scale))}, true, nil
 }
