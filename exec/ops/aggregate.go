@@ -384,13 +384,25 @@ func (a *Aggregate) mapAssign(keys []arrow.Array, groups []int32, include []bool
 }
 
 // keepKeys saves the key values of the rows that started new groups.
+// Fixed-width and string keys are taken by kernel.Take, the others by arrow's compute.Take.
 func (a *Aggregate) keepKeys(ctx context.Context, keys []arrow.Array, rows []int32) error {
-	bld := array.NewInt32Builder(a.env.Mem)
-	bld.AppendValues(rows, nil)
-	idx := bld.NewArray()
-	bld.Release()
-	defer idx.Release()
+	var idx arrow.Array
+	defer func() {
+		if idx != nil {
+			idx.Release()
+		}
+	}()
 	for i, k := range keys {
+		if t, ok := kernel.Take(a.env.Mem, k, rows); ok {
+			a.keyChunks[i] = append(a.keyChunks[i], t)
+			continue
+		}
+		if idx == nil {
+			bld := array.NewInt32Builder(a.env.Mem)
+			bld.AppendValues(rows, nil)
+			idx = bld.NewArray()
+			bld.Release()
+		}
 		t, err := compute.TakeArray(compute.WithAllocator(ctx, a.env.Mem), k, idx)
 		if err != nil {
 			return dberr.Wrap(dberr.Internal, err, "aggregate: keep group keys")

@@ -166,11 +166,31 @@ func bloomBits(h uint64) uint64 {
 }
 
 // selectRows appends to sel the rows of col whose key may match (never NULL ones); ok is
-// false when col is not integer-like.
+// false when col is not integer-like. When sel has no room for a whole batch (a late
+// scan's prefilter passes nil), the rows are selected into a pooled buffer and only the
+// kept ones, usually few, are appended to sel: growing sel to the batch's length cost a
+// zeroed allocation of 4 bytes a row per batch.
 func (s *rfSet) selectRows(col arrow.Array, sel []int32) (out []int32, ok bool) {
 	if s.empty {
 		return sel, true
 	}
+	if cap(sel)-len(sel) >= col.Len() {
+		return s.selectInto(col, sel)
+	}
+	buf := getSel()
+	kept, ok := s.selectInto(col, (*buf)[:0])
+	if ok {
+		sel = append(sel, kept...)
+		if sel == nil {
+			sel = []int32{} // none kept: an empty selection, not "no selection"
+		}
+	}
+	putSel(buf, kept)
+	return sel, ok
+}
+
+// selectInto is selectRows for a sel with room for col's rows.
+func (s *rfSet) selectInto(col arrow.Array, sel []int32) (out []int32, ok bool) {
 	switch c := col.(type) {
 	case *array.Int64:
 		return rfSelect(s, col, c.Int64Values(), sel), true
