@@ -104,6 +104,7 @@ type scanReader struct {
 	read   atomic.Int64 // bytes read from storage
 	cached atomic.Int64 // page bytes taken from the catalog's block cache
 	pick   *rowPicker   // index scans: the selected rows (index_scan.go); nil reads [next, end)
+	late   lateState    // late materialization's per-reader state (scan_late.go)
 }
 
 // BytesRead implements catalog.ScanStats.
@@ -123,6 +124,9 @@ func (r *scanReader) Schema() *arrow.Schema { return r.plan.schema }
 // Close implements catalog.RecordReader.
 func (r *scanReader) Close() error {
 	r.closed = true
+	if r.late.tmp != nil {
+		r.late.tmp.Close()
+	}
 	return nil
 }
 
@@ -174,7 +178,7 @@ func (r *scanReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64, n int) (_ arrow.RecordBatch, err error) {
 	cols := make([]arrow.Array, r.plan.schema.NumFields())
 	defer releaseAll(cols)
-	if err := r.readInto(ctx, cols, nil, start, end, rows, nil, n); err != nil {
+	if err := r.readInto(ctx, r.mem, cols, nil, start, end, rows, nil, n); err != nil {
 		return nil, err
 	}
 	copy(cols[len(cols)-r.plan.rows.count():], r.plan.rows.arrays(start, end, rows, r.mem))
@@ -184,9 +188,9 @@ func (r *scanReader) batch(ctx context.Context, start, end uint64, rows []uint64
 // readInto reads the columns of part (nil: every column read from data files, and the
 // missing ones) into cols, by output position: rows [start, end), or only rows if it is
 // not nil, or only the physical rows sel (ascending, within [start, end)) if it is not
-// nil, which needs every group's reader to be a *file.Cursor (planLate checks it). n is
-// the number of rows read.
-func (r *scanReader) readInto(ctx context.Context, cols []arrow.Array, part *colPart,
+// nil, which needs every group's reader to be a *file.Cursor (planLate checks it), from
+// mem. n is the number of rows read.
+func (r *scanReader) readInto(ctx context.Context, mem memory.Allocator, cols []arrow.Array, part *colPart,
 	start, end uint64, rows, sel []uint64, n int) error {
 	missing := r.plan.missing
 	if part != nil {
@@ -205,11 +209,11 @@ func (r *scanReader) readInto(ctx context.Context, cols []arrow.Array, part *col
 		var err error
 		switch {
 		case sel != nil:
-			arrs, err = g.reader.(*file.Cursor).ReadSel(ctx, ids, start, end, sel, r.mem)
+			arrs, err = g.reader.(*file.Cursor).ReadSel(ctx, ids, start, end, sel, mem)
 		case rows != nil:
-			arrs, err = g.reader.Take(ctx, ids, rows, r.mem)
+			arrs, err = g.reader.Take(ctx, ids, rows, mem)
 		default:
-			arrs, err = g.reader.ReadRange(ctx, ids, start, end, r.mem)
+			arrs, err = g.reader.ReadRange(ctx, ids, start, end, mem)
 		}
 		if err != nil {
 			return err
@@ -219,7 +223,7 @@ func (r *scanReader) readInto(ctx context.Context, cols []arrow.Array, part *col
 		}
 	}
 	for _, out := range missing {
-		cols[out] = array.MakeArrayOfNull(r.mem, r.plan.schema.Field(out).Type, n)
+		cols[out] = array.MakeArrayOfNull(mem, r.plan.schema.Field(out).Type, n)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/catalog"
 	"github.com/flightd/flightd/lanceformat/file"
@@ -92,7 +93,8 @@ func (r *scanReader) batchLate(ctx context.Context, start, end uint64, rows []ui
 	lp := r.plan.late
 	cols := make([]arrow.Array, r.plan.schema.NumFields())
 	defer releaseAll(cols)
-	if err := r.readInto(ctx, cols, &lp.pre, start, end, rows, nil, n); err != nil {
+	preMem := r.preMem()
+	if err := r.readInto(ctx, preMem, cols, &lp.pre, start, end, rows, nil, n); err != nil {
 		return nil, err
 	}
 	small := make([]arrow.Array, len(lp.f.Columns))
@@ -108,9 +110,19 @@ func (r *scanReader) batchLate(ctx context.Context, start, end uint64, rows []ui
 	switch {
 	case len(sel) == 0:
 		return nil, nil
-	case len(sel) == n || float64(len(sel)) > lp.f.MaxKept*float64(n):
+	case len(sel) == n:
+		r.late.dense = true
+		if preMem != r.mem { // the full prefilter columns would go out: copy them
+			if err := r.copyPre(ctx, cols, sb, sel); err != nil {
+				return nil, err
+			}
+		}
+		return r.denseLate(ctx, cols, start, end, rows, n, sel)
+	case float64(len(sel)) > lp.f.MaxKept*float64(n):
+		r.late.dense = false // Take copies every column
 		return r.denseLate(ctx, cols, start, end, rows, n, sel)
 	}
+	r.late.dense = false
 	kept := make([]uint64, len(sel))
 	for i, s := range sel {
 		if rows != nil {
@@ -130,7 +142,7 @@ func (r *scanReader) batchLate(ctx context.Context, start, end uint64, rows []ui
 		cols[out] = taken.Column(i)
 		cols[out].Retain()
 	}
-	if err := r.readInto(ctx, cols, &lp.rest, start, end, nil, kept, len(kept)); err != nil {
+	if err := r.readInto(ctx, r.mem, cols, &lp.rest, start, end, nil, kept, len(kept)); err != nil {
 		return nil, err
 	}
 	copy(cols[len(cols)-r.plan.rows.count():], r.plan.rows.arrays(start, end, kept, r.mem))
@@ -141,7 +153,7 @@ func (r *scanReader) batchLate(ctx context.Context, start, end uint64, rows []ui
 // returns its rows at sel.
 func (r *scanReader) denseLate(ctx context.Context, cols []arrow.Array, start, end uint64, rows []uint64, n int,
 	sel []int32) (arrow.RecordBatch, error) {
-	if err := r.readInto(ctx, cols, &r.plan.late.rest, start, end, rows, nil, n); err != nil {
+	if err := r.readInto(ctx, r.mem, cols, &r.plan.late.rest, start, end, rows, nil, n); err != nil {
 		return nil, err
 	}
 	copy(cols[len(cols)-r.plan.rows.count():], r.plan.rows.arrays(start, end, rows, r.mem))
@@ -151,4 +163,66 @@ func (r *scanReader) denseLate(ctx context.Context, cols []arrow.Array, start, e
 	}
 	defer full.Release()
 	return r.plan.late.f.Take(ctx, full, sel)
+}
+
+// lateState is a reader's late-materialization state: where it decodes the prefilter's
+// columns.
+type lateState struct {
+	// tmp recycles the buffers of the prefilter columns decoded in full for a batch, which
+	// are temporaries whenever the batch keeps fewer than all rows (Take copies those it
+	// keeps); nil until first used, or when the columns' types are not all plain.
+	tmp *tempAllocator
+	// dense is set when the last batch kept all its rows: its prefilter columns went out
+	// as they were decoded, so the next batch decodes them from the reader's allocator.
+	dense   bool
+	checked bool // tmp was decided on
+}
+
+// preMem returns the allocator to decode the batch's prefilter columns from: the reader's
+// recycler, unless the last batch kept all rows or a column's Take might share its buffers
+// (dictionaries, nested types).
+func (r *scanReader) preMem() memory.Allocator {
+	if !r.late.checked {
+		r.late.checked = true
+		if plainTypes(r.plan.late.schema) {
+			r.late.tmp = newTempAllocator(r.mem, preRecycleMax)
+		}
+	}
+	if r.late.tmp == nil || r.late.dense {
+		return r.mem
+	}
+	return r.late.tmp
+}
+
+// plainTypes reports whether every field of s is fixed-width or string/binary, whose
+// Take copies the values it keeps.
+func plainTypes(s *arrow.Schema) bool {
+	for _, f := range s.Fields() {
+		switch f.Type.(type) {
+		case arrow.FixedWidthDataType, arrow.BinaryDataType:
+		default:
+			return false
+		}
+		switch f.Type.ID() {
+		case arrow.DICTIONARY, arrow.EXTENSION, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+			return false
+		}
+	}
+	return true
+}
+
+// copyPre replaces the prefilter columns in cols (decoded from the recycler, whole batch
+// kept) with copies from the reader's allocator, so that no recycled buffer goes out.
+func (r *scanReader) copyPre(ctx context.Context, cols []arrow.Array, sb arrow.RecordBatch, sel []int32) error {
+	taken, err := r.plan.late.f.Take(ctx, sb, sel)
+	if err != nil {
+		return err
+	}
+	defer taken.Release()
+	for i, out := range r.plan.late.f.Columns {
+		cols[out].Release()
+		cols[out] = taken.Column(i)
+		cols[out].Retain()
+	}
+	return nil
 }
