@@ -122,7 +122,8 @@ type Prefilter struct {
 	// Columns only, under their table names. The returned slice is the reader's until its
 	// next call to Select; Select must not keep b.
 	Select func(ctx context.Context, b arrow.RecordBatch) ([]int32, error)
-	// Take returns the rows of b at sel (ascending positions); b stays the caller's.
+	// Take returns the rows of b at sel (ascending positions) in newly allocated columns (never
+	// b's buffers, even when sel keeps every row); b stays the caller's.
 	Take func(ctx context.Context, b arrow.RecordBatch, sel []int32) (arrow.RecordBatch, error)
 	// MaxKept is the fraction of a batch's rows above which the reader decodes the other
 	// columns in full and then takes the kept rows (below it, it decodes them only at the

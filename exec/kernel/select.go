@@ -71,8 +71,8 @@ func readBits(bitmap []byte, pos, m int) uint64 {
 }
 
 // Take returns the rows of arr at positions idx (in range, any order) for fixed-width
-// arrays (not boolean) and string/binary arrays with 32-bit offsets; ok is false for
-// other types, which the caller takes with arrow's compute.Take.
+// arrays (not boolean, dictionary or extension) and string/binary arrays with 32-bit
+// offsets; ok is false for other types, which the caller takes with arrow's compute.Take.
 func Take(mem memory.Allocator, arr arrow.Array, idx []int32) (out arrow.Array, ok bool) {
 	data := arr.Data()
 	dt := arr.DataType()
@@ -84,7 +84,10 @@ func Take(mem memory.Allocator, arr arrow.Array, idx []int32) (out arrow.Array, 
 		buffers = takeBinary(mem, a.ValueOffsets(), a.ValueBytes(), idx)
 	default:
 		fw, isFixed := dt.(arrow.FixedWidthDataType)
-		if !isFixed || dt.ID() == arrow.BOOL || fw.BitWidth()%8 != 0 || len(data.Buffers()) != 2 || data.Buffers()[1] == nil {
+		// Dictionary arrays count as fixed width (their indices) but carry a dictionary
+		// this take would drop; extension types may hold storage of any layout.
+		special := dt.ID() == arrow.BOOL || dt.ID() == arrow.DICTIONARY || dt.ID() == arrow.EXTENSION
+		if !isFixed || special || fw.BitWidth()%8 != 0 || len(data.Buffers()) != 2 || data.Buffers()[1] == nil {
 			return nil, false
 		}
 		buffers = []*memory.Buffer{nil, takeFixed(mem, data.Buffers()[1].Bytes(), data.Offset(), fw.BitWidth()/8, idx)}

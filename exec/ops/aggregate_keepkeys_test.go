@@ -67,3 +67,32 @@ func TestAggregateKeepKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepKeysDictionary: dictionary-typed keys (fixed width by their indices) keep their
+// dictionary: they go through arrow's take, as kernel.Take declines them.
+func TestKeepKeysDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	bld := array.NewDictionaryBuilder(mem, dt).(*array.BinaryDictionaryBuilder)
+	for _, s := range []string{"x", "y", "x", "z"} {
+		require.NoError(t, bld.AppendString(s))
+	}
+	k := bld.NewArray()
+	bld.Release()
+	defer k.Release()
+	rows := []int32{0, 1, 3}
+	a := &Aggregate{env: exec.Env{Mem: mem}, keyChunks: make([][]arrow.Array, 1)}
+	require.NoError(t, a.keepKeys(context.Background(), []arrow.Array{k}, rows))
+	defer releaseArrays(a.keyChunks[0])
+	idxB := array.NewInt32Builder(mem)
+	idxB.AppendValues(rows, nil)
+	idx := idxB.NewArray()
+	idxB.Release()
+	defer idx.Release()
+	want, err := compute.TakeArray(compute.WithAllocator(context.Background(), mem), k, idx)
+	require.NoError(t, err)
+	defer want.Release()
+	got := a.keyChunks[0][0]
+	require.True(t, array.Equal(want, got), "%v != %v", got, want)
+}
