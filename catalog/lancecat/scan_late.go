@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/flightd/flightd/catalog"
+	"github.com/flightd/flightd/internal/recycle"
 	"github.com/flightd/flightd/lanceformat/file"
 )
 
@@ -165,13 +166,17 @@ func (r *scanReader) denseLate(ctx context.Context, cols []arrow.Array, start, e
 	return r.plan.late.f.Take(ctx, full, sel)
 }
 
+// preRecycleMax bounds the bytes of released buffers a reader's recycler keeps: the
+// prefilter columns of a few batches.
+const preRecycleMax = 4 << 20
+
 // lateState is a reader's late-materialization state: where it decodes the prefilter's
 // columns.
 type lateState struct {
 	// tmp recycles the buffers of the prefilter columns decoded in full for a batch, which
 	// are temporaries whenever the batch keeps fewer than all rows (Take copies those it
 	// keeps); nil until first used, or when the columns' types are not all plain.
-	tmp *tempAllocator
+	tmp *recycle.Recycler
 	// dense is set when the last batch kept all its rows: its prefilter columns went out
 	// as they were decoded, so the next batch decodes them from the reader's allocator.
 	dense   bool
@@ -185,7 +190,7 @@ func (r *scanReader) preMem() memory.Allocator {
 	if !r.late.checked {
 		r.late.checked = true
 		if plainTypes(r.plan.late.schema) {
-			r.late.tmp = newTempAllocator(r.mem, preRecycleMax)
+			r.late.tmp = recycle.New(r.mem, preRecycleMax)
 		}
 	}
 	if r.late.tmp == nil || r.late.dense {

@@ -16,10 +16,10 @@ import (
 )
 
 // bufferAddrs adds the first byte's address of every buffer of d (and its children) to out.
-func bufferAddrs(d arrow.ArrayData, out map[*byte]bool) {
+func bufferAddrs(d arrow.ArrayData, out map[*byte][]byte) {
 	for _, b := range d.Buffers() {
 		if b != nil && b.Cap() > 0 {
-			out[&b.Buf()[:1][0]] = true
+			out[&b.Buf()[:1][0]] = b.Buf()
 		}
 	}
 	for _, c := range d.Children() {
@@ -111,21 +111,19 @@ func TestLatePreColumnsNeverEscape(t *testing.T) {
 		require.NotNil(t, b)
 		outs = append(outs, b)
 		require.Equal(t, wantDense[i], sr.late.dense, "batch %d", i)
-		addrs := map[*byte]bool{}
+		addrs := map[*byte][]byte{}
 		for _, col := range b.Columns() {
 			bufferAddrs(col.Data(), addrs)
 		}
-		sr.late.tmp.mu.Lock()
 		recycled := 0
-		for p := range addrs {
-			if _, ok := sr.late.tmp.live[p]; ok {
+		for _, buf := range addrs {
+			if sr.late.tmp.Owns(buf) {
 				recycled++
 			}
 		}
-		sr.late.tmp.mu.Unlock()
 		require.Zero(t, recycled, "batch %d holds recycled buffers", i)
 		if i == 1 {
-			require.Positive(t, sr.late.tmp.held, "the selective batch gave its buffers back")
+			require.Positive(t, sr.late.tmp.Held(), "the selective batch gave its buffers back")
 		}
 		ks, ss, vs := b.Column(0).(*array.Int64), b.Column(1).(*array.String), b.Column(2).(*array.Int32)
 		var want int
@@ -149,7 +147,7 @@ func TestLatePreColumnsNeverEscape(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, b)
 	require.NoError(t, rd.Close())
-	require.Zero(t, sr.late.tmp.held, "Close gave the kept buffers back")
+	require.Zero(t, sr.late.tmp.Held(), "Close gave the kept buffers back")
 }
 
 // takeCopy returns copies of b's rows at sel (int64, string and int32 columns) and

@@ -27,6 +27,7 @@ var Rules = []Rule{
 	{"internal/dberr", nil},
 	{"internal/units", nil},
 	{"internal/decfloat", nil},
+	{"internal/recycle", nil},
 	{"internal/memtest", nil},
 	{"internal/testutil", nil},
 	{"internal/flightdpb", nil},
@@ -35,13 +36,13 @@ var Rules = []Rule{
 	{"lanceformat/lanceio", []string{"internal/dberr"}},
 	{"lanceformat/...", []string{"lanceformat/...", "internal/dberr"}},
 	{"catalog", []string{"internal/dberr"}},
-	{"catalog/lancecat", []string{"catalog", "lanceformat/...", "internal/dberr"}},
+	{"catalog/lancecat", []string{"catalog", "lanceformat/...", "internal/dberr", "internal/recycle"}},
 	{"catalog/memcat", []string{"catalog", "internal/dberr"}},
 	{"catalog/catalogtest", []string{"catalog", "internal/dberr"}},
 	{"planner/plan", []string{"catalog", "internal/dberr"}},
 	{"planner/...", []string{"planner/...", "catalog", "internal/dberr", "internal/flightdpb", "internal/units", "internal/decfloat"}},
 	{"exec", []string{"planner/plan", "catalog", "internal/dberr", "internal/units"}},
-	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr", "internal/units", "internal/decfloat"}},
+	{"exec/...", []string{"exec/...", "exec", "planner/plan", "catalog", "internal/dberr", "internal/units", "internal/decfloat", "internal/recycle"}},
 	{"flightsrv/...", []string{"flightsrv/...", "planner", "planner/...", "exec", "exec/...", "catalog", "internal/dberr", "internal/flightdpb"}},
 }
 

@@ -1,4 +1,4 @@
-package ops
+package recycle
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 func TestBufPool(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	p := NewRecycler(mem)
+	p := New(mem, 64<<20)
 	held := 0
 	cases := []struct {
 		size, wantHeld int
@@ -67,7 +67,7 @@ func TestBufPoolUninit(t *testing.T) {
 	for _, poison := range []bool{false, true} {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		parent := &uninitParent{Allocator: mem}
-		p := NewRecycler(parent)
+		p := New(parent, 64<<20)
 		p.poison = poison
 		b := p.AllocateUninit(1000)
 		require.Len(t, b, 1000)

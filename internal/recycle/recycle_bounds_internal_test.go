@@ -1,4 +1,4 @@
-package lancecat
+package recycle
 
 import (
 	"sync"
@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestTempAllocatorReuse(t *testing.T) {
+func TestRecyclerReuse(t *testing.T) {
 	tests := []struct {
 		name       string
 		first, sec int
@@ -23,13 +23,13 @@ func TestTempAllocatorReuse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			a := newTempAllocator(mem, 1<<20)
+			a := New(mem, 1<<20)
 			a.poison = false
 			b := a.AllocateUninit(tc.first)
 			require.Len(t, b, tc.first)
 			b[0] = 7
 			a.Free(b)
-			require.Equal(t, 1<<tempClass(tc.first), mem.CurrentAlloc())
+			require.Equal(t, 1<<sizeClass(tc.first), mem.CurrentAlloc())
 			c := a.AllocateUninit(tc.sec)
 			require.Len(t, c, tc.sec)
 			require.Equal(t, tc.reused, &c[0] == &b[0])
@@ -45,10 +45,10 @@ func TestTempAllocatorReuse(t *testing.T) {
 	}
 }
 
-func TestTempAllocatorBound(t *testing.T) {
+func TestRecyclerBound(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	a := newTempAllocator(mem, 4096)
+	a := New(mem, 4096)
 	bufs := make([][]byte, 5)
 	for i := range bufs {
 		bufs[i] = a.Allocate(1024)
@@ -63,10 +63,10 @@ func TestTempAllocatorBound(t *testing.T) {
 	require.Equal(t, 0, a.held)
 }
 
-func TestTempAllocatorPoison(t *testing.T) {
+func TestRecyclerPoison(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	a := newTempAllocator(mem, 1<<20)
+	a := New(mem, 1<<20)
 	a.poison = true
 	b := a.AllocateUninit(100)
 	for i := range b {
@@ -83,10 +83,10 @@ func TestTempAllocatorPoison(t *testing.T) {
 	a.Close()
 }
 
-func TestTempAllocatorCloseWithBuffersOut(t *testing.T) {
+func TestRecyclerCloseWithBuffersOut(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	a := newTempAllocator(mem, 1<<20)
+	a := New(mem, 1<<20)
 	kept := a.Allocate(500)
 	a.Free(a.Allocate(500))
 	require.Equal(t, 1024, mem.CurrentAlloc())
@@ -99,10 +99,10 @@ func TestTempAllocatorCloseWithBuffersOut(t *testing.T) {
 	require.Equal(t, 0, mem.CurrentAlloc())
 }
 
-func TestTempAllocatorReallocate(t *testing.T) {
+func TestRecyclerReallocate(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	a := newTempAllocator(mem, 1<<20)
+	a := New(mem, 1<<20)
 	b := a.Allocate(10)
 	copy(b, "0123456789")
 	b = a.Reallocate(5, b)
@@ -114,10 +114,10 @@ func TestTempAllocatorReallocate(t *testing.T) {
 	a.Close()
 }
 
-func TestTempAllocatorConcurrent(t *testing.T) {
+func TestRecyclerConcurrent(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	a := newTempAllocator(mem, 64<<10)
+	a := New(mem, 64<<10)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
